@@ -1,0 +1,106 @@
+// Small RAII layer over the OpenCL C API for the project's host programs
+// (demo, tests, benchmarks). Errors throw cl_host::Error with the failing
+// call and the CL_* code by name.
+#pragma once
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cl_host {
+
+const char *error_name(cl_int code);
+
+class Error : public std::runtime_error {
+public:
+   Error(const std::string &what, cl_int code);
+   cl_int code() const { return code_; }
+
+private:
+   cl_int code_;
+};
+
+// Throws Error unless code is CL_SUCCESS.
+void check(cl_int code, const char *what);
+
+// Owns one reference to an OpenCL object.
+template <typename Handle, cl_int (*Release)(Handle)>
+class Ref {
+public:
+   Ref() = default;
+   explicit Ref(Handle handle) : handle_(handle) {}
+   Ref(const Ref &) = delete;
+   Ref &operator=(const Ref &) = delete;
+   Ref(Ref &&other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+   Ref &operator=(Ref &&other) noexcept
+   {
+      std::swap(handle_, other.handle_);
+      return *this;
+   }
+   ~Ref()
+   {
+      if (handle_)
+         Release(handle_);
+   }
+   Handle get() const { return handle_; }
+   operator Handle() const { return handle_; }
+
+private:
+   Handle handle_ = nullptr;
+};
+
+using Context = Ref<cl_context, clReleaseContext>;
+using Queue = Ref<cl_command_queue, clReleaseCommandQueue>;
+using Program = Ref<cl_program, clReleaseProgram>;
+using Kernel = Ref<cl_kernel, clReleaseKernel>;
+using Buffer = Ref<cl_mem, clReleaseMemObject>;
+using Event = Ref<cl_event, clReleaseEvent>;
+
+// The first GPU-or-CPU device of the first platform that has one.
+cl_device_id first_device();
+
+std::string device_string(cl_device_id device, cl_device_info param);
+cl_uint device_uint(cl_device_id device, cl_device_info param);
+
+Context create_context(cl_device_id device);
+Queue create_queue(cl_context context, cl_device_id device, bool profiling = false);
+
+struct BuildResult {
+   Program program;
+   cl_int status = CL_SUCCESS;
+   std::string log;
+};
+
+// Builds source; never throws for a build failure, so callers can inspect the log.
+BuildResult build_program(cl_context context, cl_device_id device, const std::string &source,
+                          const std::string &options = "");
+
+// Builds source or throws Error with the build log in the message.
+Program build_or_throw(cl_context context, cl_device_id device, const std::string &source,
+                       const std::string &options = "");
+
+std::string read_file(const std::string &path);
+
+Buffer create_buffer(cl_context context, cl_mem_flags flags, size_t bytes, void *host = nullptr);
+
+template <typename T>
+void set_arg(cl_kernel kernel, cl_uint index, const T &value)
+{
+   check(clSetKernelArg(kernel, index, sizeof(T), &value), "clSetKernelArg");
+}
+
+template <typename T>
+std::vector<T> read_buffer(cl_command_queue queue, cl_mem buffer, size_t count)
+{
+   std::vector<T> out(count);
+   check(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, count * sizeof(T), out.data(), 0,
+                             nullptr, nullptr),
+         "clEnqueueReadBuffer");
+   return out;
+}
+
+} // namespace cl_host

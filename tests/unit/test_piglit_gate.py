@@ -1,0 +1,81 @@
+"""Unit tests of tools/piglit_gate.py: the gate must catch every regression."""
+import bz2
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+GATE = pathlib.Path(__file__).resolve().parents[2] / "tools" / "piglit_gate.py"
+
+
+def write_results(directory, statuses, compress=True):
+    directory.mkdir(parents=True, exist_ok=True)
+    data = {"tests": {name: {"result": status} for name, status in statuses.items()}}
+    if compress:
+        with bz2.open(directory / "results.json.bz2", "wt") as f:
+            json.dump(data, f)
+    else:
+        (directory / "results.json").write_text(json.dumps(data))
+
+
+def gate(*args):
+    return subprocess.run([sys.executable, str(GATE), *map(str, args)],
+                          capture_output=True, text=True)
+
+
+class PiglitGateTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = pathlib.Path(tempfile.mkdtemp())
+        write_results(self.tmp / "base", {"a": "pass", "b": "pass", "c": "fail", "d": "skip"})
+        self.expectation = self.tmp / "expected"
+        recorded = gate("record", self.tmp / "base", self.expectation, "--header", "test")
+        self.assertEqual(recorded.returncode, 0, recorded.stderr)
+
+    def compare(self, statuses, *extra):
+        write_results(self.tmp / "run", statuses, compress=False)
+        return gate("compare", self.expectation, self.tmp / "run", *extra)
+
+    def test_record_writes_sorted_status_lines(self):
+        lines = [l for l in self.expectation.read_text().splitlines() if not l.startswith("#")]
+        self.assertEqual(lines, ["pass a", "pass b", "fail c", "skip d"])
+
+    def test_identical_run_passes(self):
+        result = self.compare({"a": "pass", "b": "pass", "c": "fail", "d": "skip"})
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertIn("piglit-gate: 2 passed, 0 failed", result.stdout)
+
+    def test_pass_turned_crash_fails_and_is_named(self):
+        result = self.compare({"a": "pass", "b": "crash", "c": "fail", "d": "skip"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("REGRESSION b: pass -> crash", result.stdout)
+
+    def test_pass_turned_skip_fails(self):
+        result = self.compare({"a": "skip", "b": "pass", "c": "fail", "d": "skip"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("REGRESSION a: pass -> skip", result.stdout)
+
+    def test_missing_passing_test_fails(self):
+        result = self.compare({"a": "pass", "c": "fail"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("MISSING    b", result.stdout)
+
+    def test_subset_run_ignores_tests_not_run(self):
+        result = self.compare({"a": "pass"}, "--subset")
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_newly_passing_test_is_reported_not_failed(self):
+        result = self.compare({"a": "pass", "b": "pass", "c": "pass", "d": "skip"})
+        self.assertEqual(result.returncode, 0)
+        self.assertIn("fixed      c: fail -> pass", result.stdout)
+
+    def test_missing_results_file_is_a_clear_error(self):
+        (self.tmp / "empty").mkdir()
+        result = gate("compare", self.expectation, self.tmp / "empty")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("no results.json", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,206 @@
+# tools/ck build / refresh-patches. Sourced by tools/ck.
+
+build_help() {
+   cat <<EOF
+usage: tools/ck build [--jobs N]
+
+Installs missing Debian packages, fetches Mesa $MESA_DEB_VERSION with
+'apt-get source' and checks its checksums, applies patches/series in order,
+then builds this project and Mesa (LLVM 14) under $CK_BUILD.
+Re-running rebuilds only what changed; Mesa's tree is re-patched only when
+the series changed. A failed build removes $CK_BUILD_OK, so 'ck run' refuses
+to use a half-built Mesa.
+EOF
+}
+
+# Fetch Debian's Mesa source package and verify every file's checksum.
+fetch_mesa() {
+   local f ok=1
+   mkdir -p "$CK_DOWNLOADS"
+   for f in "${!MESA_SHA256[@]}"; do
+      [ -f "$CK_DOWNLOADS/$f" ] && [ "$(sha256_of "$CK_DOWNLOADS/$f")" = "${MESA_SHA256[$f]}" ] || ok=0
+   done
+   [ $ok -eq 1 ] && return 0
+   ensure_deb_src
+   step "fetching Debian source package mesa=$MESA_DEB_VERSION"
+   rm -rf "$CK_DOWNLOADS.tmp" && mkdir -p "$CK_DOWNLOADS.tmp"
+   (cd "$CK_DOWNLOADS.tmp" && apt-get source -q --download-only "mesa=$MESA_DEB_VERSION" >/dev/null 2>apt-source.log) ||
+      die "apt-get source mesa=$MESA_DEB_VERSION failed: $(tail -n 3 "$CK_DOWNLOADS.tmp/apt-source.log")"
+   for f in "${!MESA_SHA256[@]}"; do
+      [ -f "$CK_DOWNLOADS.tmp/$f" ] || die "source package has no $f"
+      local sum
+      sum=$(sha256_of "$CK_DOWNLOADS.tmp/$f")
+      [ "$sum" = "${MESA_SHA256[$f]}" ] ||
+         die "checksum mismatch for $f: got $sum, expected ${MESA_SHA256[$f]}"
+      mv "$CK_DOWNLOADS.tmp/$f" "$CK_DOWNLOADS/$f"
+   done
+   rm -rf "$CK_DOWNLOADS.tmp"
+}
+
+# Unpack the source package, apply Debian's own quilt series, and commit the
+# result as the tag ck-base: the tree our patches are made against.
+unpack_mesa() {
+   [ -f "$CK_MESA_SRC/.git/ck-base-ok" ] && return 0
+   step "unpacking Mesa $MESA_DEB_VERSION"
+   local tmp=$CK_MESA_SRC.tmp
+   rm -rf "$tmp" "$CK_MESA_SRC"
+   dpkg-source -q --no-check -x "$CK_DOWNLOADS/mesa_$MESA_DEB_VERSION.dsc" "$tmp" >/dev/null
+   grep -q "^$MESA_VERSION\$" "$tmp/VERSION" ||
+      die "unpacked Mesa reports version $(cat "$tmp/VERSION"), expected $MESA_VERSION"
+   local p
+   while read -r p; do
+      case "$p" in ''|'#'*) continue ;; esac
+      patch -d "$tmp" -p1 --batch --forward --quiet <"$tmp/debian/patches/$p" >/dev/null ||
+         die "Debian patch $p does not apply"
+   done <"$tmp/debian/patches/series"
+   git -C "$tmp" init -q
+   git -C "$tmp" add -A
+   git -C "$tmp" -c user.name=ck -c user.email=ck@localhost commit -q \
+      -m "Mesa $MESA_DEB_VERSION (Debian source package, Debian patches applied)"
+   git -C "$tmp" tag ck-base
+   touch "$tmp/.git/ck-base-ok"
+   mv "$tmp" "$CK_MESA_SRC"
+}
+
+series_hash() {
+   {
+      cat "$CK_ROOT/patches/series"
+      local p
+      while read -r p; do
+         case "$p" in ''|'#'*) continue ;; esac
+         [ -f "$CK_ROOT/patches/$p" ] || die "patches/series names '$p', which is not in patches/"
+         cat "$CK_ROOT/patches/$p"
+      done <"$CK_ROOT/patches/series"
+   } | sha256sum | cut -d' ' -f1
+}
+
+# Apply patches/series on top of ck-base in a scratch worktree, then move the
+# source tree to the result: git rewrites only the files that differ, so
+# ninja rebuilds only what the series change touched.
+patch_mesa() {
+   local want have=
+   want=$(series_hash)
+   [ -f "$CK_MESA_SRC/.git/ck-series-hash" ] && have=$(cat "$CK_MESA_SRC/.git/ck-series-hash")
+   [ "$want" = "$have" ] && return 0
+   step "applying patches/series to Mesa"
+   rm -f "$CK_MESA_SRC/.git/ck-series-hash"
+   local wt=$CK_BUILD/mesa-patching p log=$CK_BUILD/patch.log
+   rm -rf "$wt"
+   git -C "$CK_MESA_SRC" worktree prune
+   git -C "$CK_MESA_SRC" worktree add -q --detach "$wt" ck-base
+   while read -r p; do
+      case "$p" in ''|'#'*) continue ;; esac
+      if ! git -C "$wt" -c user.name=ck -c user.email=ck@localhost \
+            am -q --committer-date-is-author-date "$CK_ROOT/patches/$p" >"$log" 2>&1; then
+         printf 'ck: error: patch %s does not apply to Mesa %s:\n' "patches/$p" "$MESA_DEB_VERSION" >&2
+         grep -E '^(error|Patch failed|Applying|CONFLICT)' "$log" | sed 's/^/    /' >&2 || cat "$log" >&2
+         git -C "$wt" am --abort >/dev/null 2>&1 || true
+         git -C "$CK_MESA_SRC" worktree remove --force "$wt"
+         exit 1
+      fi
+   done <"$CK_ROOT/patches/series"
+   local head
+   head=$(git -C "$wt" rev-parse HEAD)
+   git -C "$CK_MESA_SRC" worktree remove --force "$wt"
+   git -C "$CK_MESA_SRC" checkout -q -f --detach "$head"
+   printf '%s\n' "$want" >"$CK_MESA_SRC/.git/ck-series-hash"
+}
+
+build_plugin() {
+   step "building the cooperative-kernels plugin"
+   if [ ! -f "$CK_PLUGIN_BUILD/build.ninja" ]; then
+      with_debian_python meson setup "$CK_PLUGIN_BUILD" "$CK_ROOT" --native-file "$CK_NATIVE_FILE" \
+         --buildtype=debugoptimized >"$CK_BUILD/plugin-setup.log" 2>&1 ||
+         { tail -n 30 "$CK_BUILD/plugin-setup.log" >&2; false; }
+   fi
+   with_debian_python ninja -C "$CK_PLUGIN_BUILD" ${CK_JOBS:+-j "$CK_JOBS"} >"$CK_BUILD/plugin-build.log" 2>&1 ||
+      { grep -E -B2 -A12 'error|FAILED' "$CK_BUILD/plugin-build.log" | head -n 60 >&2; false; }
+}
+
+# Configure (or reconfigure when the options changed) and build Mesa from SRC into BUILD.
+build_mesa_tree() {
+   local src=$1 build=$2 what=$3
+   local opts_file=$build/.ck-options want
+   want=$(printf '%s\n' "${MESA_OPTIONS[@]}")
+   step "configuring $what"
+   if [ ! -f "$build/build.ninja" ]; then
+      rm -rf "$build"
+      with_debian_python meson setup "$build" "$src" --native-file "$CK_NATIVE_FILE" "${MESA_OPTIONS[@]}" \
+         >"$build.setup.log" 2>&1 || { tail -n 30 "$build.setup.log" >&2; rm -rf "$build"; false; }
+      printf '%s\n' "$want" >"$opts_file"
+   elif [ "$(cat "$opts_file" 2>/dev/null)" != "$want" ]; then
+      with_debian_python meson setup --reconfigure "$build" "$src" --native-file "$CK_NATIVE_FILE" "${MESA_OPTIONS[@]}" \
+         >"$build.setup.log" 2>&1 || { tail -n 30 "$build.setup.log" >&2; false; }
+      printf '%s\n' "$want" >"$opts_file"
+   fi
+   step "building $what (log: $build.build.log)"
+   with_debian_python ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} >"$build.build.log" 2>&1 ||
+      { grep -E -A12 '^FAILED|error:' "$build.build.log" | head -n 60 >&2; false; }
+}
+
+cmd_build() {
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --jobs) CK_JOBS=$2; shift ;;
+         -h|--help) build_help; return 0 ;;
+         *) build_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   mkdir -p "$CK_BUILD"
+   rm -f "$CK_BUILD_OK"
+   ensure_packages
+   write_native_file
+   fetch_mesa
+   unpack_mesa
+   patch_mesa
+   build_plugin
+   build_mesa_tree "$CK_MESA_SRC" "$CK_MESA_BUILD" "patched Mesa"
+   write_icd "$CK_MESA_BUILD" "$CK_ICD_DIR"
+   git -C "$CK_MESA_SRC" rev-parse HEAD >"$CK_BUILD_OK"
+   CK_STEP=""
+   note "build ready: $CK_MESA_BUILD"
+}
+
+patch_help() {
+   cat <<EOF
+usage: tools/ck patch
+
+Fetches and unpacks Mesa like 'build', then applies patches/series to
+$CK_MESA_SRC without building anything.
+EOF
+}
+
+cmd_patch() {
+   case "${1:-}" in -h|--help) patch_help; return 0 ;; esac
+   mkdir -p "$CK_BUILD"
+   rm -f "$CK_BUILD_OK"
+   ensure_packages
+   fetch_mesa
+   unpack_mesa
+   patch_mesa
+   CK_STEP=""
+   note "patches/series applied to $CK_MESA_SRC"
+}
+
+refresh_help() {
+   cat <<EOF
+usage: tools/ck refresh-patches
+
+Rewrites patches/ and patches/series from the commits on top of ck-base in
+$CK_MESA_SRC (git format-patch). Edit Mesa there, commit, then run this.
+EOF
+}
+
+cmd_refresh_patches() {
+   case "${1:-}" in -h|--help) refresh_help; return 0 ;; esac
+   [ -d "$CK_MESA_SRC/.git" ] || die "no Mesa tree at $CK_MESA_SRC: run 'tools/ck build' first"
+   local n
+   n=$(git -C "$CK_MESA_SRC" rev-list --count ck-base..HEAD)
+   [ "$n" -gt 0 ] || die "no commits on top of ck-base in $CK_MESA_SRC"
+   rm -f "$CK_ROOT"/patches/*.patch
+   git -C "$CK_MESA_SRC" format-patch -q -N --no-signature --zero-commit -o "$CK_ROOT/patches" ck-base..HEAD
+   (cd "$CK_ROOT/patches" && ls -1 ./*.patch | sed 's|^\./||' >series)
+   printf '%s\n' "$(series_hash)" >"$CK_MESA_SRC/.git/ck-series-hash"
+   note "wrote $n patches to patches/"
+}

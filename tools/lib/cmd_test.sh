@@ -1,0 +1,83 @@
+# tools/ck test. Sourced by tools/ck.
+
+test_help() {
+   cat <<EOF2
+usage: tools/ck test [--no-piglit]
+
+Builds if needed, then runs every test the project has:
+  1. unit tests (meson test --suite unit, GoogleTest) and the tests of the
+     build pipeline itself (--suite tools);
+  2. the project's OpenCL tests on the patched Mesa (meson test --suite opencl:
+     host programs and piglit-format .cl tests run by cl-program-tester);
+  3. the piglit gate ('tools/ck piglit'), unless --no-piglit.
+Exits non-zero if anything failed, and ends with one 'N passed, N failed' line.
+EOF2
+}
+
+# Count OK and failing results in a meson testlog.json; prints "passed failed".
+meson_counts() {
+   python3 - "$1" <<'PY'
+import json, sys
+ok = bad = 0
+with open(sys.argv[1]) as f:
+    for line in f:
+        result = json.loads(line)["result"]
+        if result in ("OK", "EXPECTEDFAIL", "SKIP"):
+            ok += result != "SKIP"
+        else:
+            bad += 1
+print(ok, bad)
+PY
+}
+
+# run_meson_suite SUITE: runs it, adds its counts to TOTAL_PASSED/TOTAL_FAILED.
+run_meson_suite() {
+   local suite=$1 rc=0 counts
+   step "meson test --suite $suite"
+   with_debian_python meson test -C "$CK_PLUGIN_BUILD" --suite "$suite" --print-errorlogs \
+      --num-processes 1 || rc=$?
+   counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog.json")
+   TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
+   TOTAL_FAILED=$((TOTAL_FAILED + ${counts#* }))
+   [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+   CK_STEP=""
+}
+
+cmd_test() {
+   local piglit=1
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --no-piglit) piglit=0 ;;
+         -h|--help) test_help; return 0 ;;
+         *) test_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   local start=$SECONDS
+   build_if_needed
+   TOTAL_PASSED=0 TOTAL_FAILED=0
+   run_meson_suite unit
+   CK_BUILD_DIR=$CK_BUILD run_meson_suite tools
+   (
+      eval "$(mesa_env_exports)"
+      run_meson_suite opencl
+      printf '%s %s\n' "$TOTAL_PASSED" "$TOTAL_FAILED" >"$CK_BUILD/opencl-counts"
+   )
+   read -r TOTAL_PASSED TOTAL_FAILED <"$CK_BUILD/opencl-counts"
+   if [ $piglit -eq 1 ]; then
+      local log=$CK_BUILD/piglit-gate.log rc=0
+      cmd_piglit 2>&1 | tee "$log" || rc=$?
+      local line
+      line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
+      if [ -n "$line" ]; then
+         line=${line#piglit-gate: }
+         TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
+         local f=${line#*, }
+         TOTAL_FAILED=$((TOTAL_FAILED + ${f%% failed}))
+      fi
+      [ "$rc" -eq 0 ] || [ -n "$line" ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+   fi
+   note "tests took $((SECONDS - start))s"
+   printf 'tests: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
+   [ "$TOTAL_FAILED" -eq 0 ]
+}
