@@ -16,6 +16,17 @@ import sys
 OPENERS = {"": open, ".bz2": bz2.open, ".gz": gzip.open, ".xz": lzma.open}
 
 
+def flatten(tests):
+    """Each test, and each of its subtests as 'test@subtest', with its status."""
+    statuses = {}
+    for name, test in tests.items():
+        statuses[name] = test["result"]
+        for subtest, status in (test.get("subtests") or {}).items():
+            if subtest != "__type__":
+                statuses[f"{name}@{subtest}"] = status
+    return statuses
+
+
 def load_results(results_dir):
     """Map test name -> status from a piglit results directory."""
     directory = pathlib.Path(results_dir)
@@ -24,7 +35,7 @@ def load_results(results_dir):
         if path.exists():
             with opener(path, "rt") as f:
                 data = json.load(f)
-            return {name: test["result"] for name, test in data["tests"].items()}
+            return flatten(data["tests"])
     sys.exit(f"piglit_gate: no results.json in {directory} (did piglit finish?)")
 
 

@@ -70,6 +70,19 @@ class PiglitGateTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0)
         self.assertIn("fixed      c: fail -> pass", result.stdout)
 
+    def test_failing_subtest_of_a_passing_test_is_a_regression(self):
+        write_results(self.tmp / "base2", {"a": "pass"})
+        data = {"tests": {"a": {"result": "pass", "subtests": {"__type__": "Subtests", "x": "pass"}}}}
+        (self.tmp / "base2" / "results.json.bz2").unlink()
+        (self.tmp / "base2" / "results.json").write_text(json.dumps(data))
+        self.assertEqual(gate("record", self.tmp / "base2", self.expectation).returncode, 0)
+        data["tests"]["a"]["subtests"]["x"] = "fail"
+        (self.tmp / "run").mkdir()
+        (self.tmp / "run" / "results.json").write_text(json.dumps(data))
+        result = gate("compare", self.expectation, self.tmp / "run")
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("REGRESSION a@x: pass -> fail", result.stdout)
+
     def test_missing_results_file_is_a_clear_error(self):
         (self.tmp / "empty").mkdir()
         result = gate("compare", self.expectation, self.tmp / "empty")
