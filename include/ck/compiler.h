@@ -1,0 +1,43 @@
+/*
+ * C ABI of the cooperative-kernel compiler pass, for Clover.
+ *
+ * ck_lower_module() lowers the cooperative-kernel builtins (offer_kill,
+ * request_fork, global_barrier, resizing_global_barrier, query_kill_count
+ * and `transmit`) in a module that clang produced for the SPIR target at -O0.
+ * Every kernel that reaches a builtin gains a last, hidden parameter named
+ * CK_CONTEXT_ARG_NAME (see ck/context.h); kernels that reach no builtin are
+ * left untouched.
+ */
+#ifndef CK_COMPILER_H
+#define CK_COMPILER_H
+
+#include <llvm-c/Types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Returns 0 on success. On failure returns nonzero and, when log is not
+ * NULL, sets *log to a malloc'd message with one line per problem:
+ * "FILE:LINE:COL: error: MESSAGE [RULE]" or
+ * "in function 'NAME': error: MESSAGE [RULE]". The module is then in an
+ * unspecified state. Free the log with ck_free_log().
+ */
+int ck_lower_module(LLVMModuleRef module, char **log);
+
+void ck_free_log(char *log);
+
+/*
+ * The OpenCL C declarations of the extension (the cl_ext_cooperative_kernels
+ * macro, the builtins and `transmit`), for the frontend to include in every
+ * program it compiles, under the name CK_OPENCL_C_HEADER_NAME.
+ */
+#define CK_OPENCL_C_HEADER_NAME "/cl_ext_cooperative_kernels/builtins.h"
+const char *ck_opencl_c_header(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * The per-launch context of a cooperative kernel: the contract between the
+ * code that the compiler plugin generates inside the kernel and the
+ * workgroup scheduler in the driver.
+ *
+ * The context is one global-memory buffer per launch. The kernel reaches it
+ * through a hidden kernel argument named CK_CONTEXT_ARG_NAME (a
+ * `global uint *`) and touches it only with 32-bit atomic operations; the
+ * driver's scheduler touches it with C11 atomics on the same memory.
+ *
+ * Layout: a header of CK_HEADER_WORDS 32-bit words, then one slot of
+ * CK_SLOT_BYTES per workgroup id in [0, N). Slot g describes how workgroup g
+ * starts: CK_SLOT_RESUME_POINT is 0 for a workgroup that starts at the top
+ * of the kernel and the resume id of a fork point for one that joins there;
+ * the transmit record (the values of thread 0's `transmit` variables in the
+ * workgroup that forked it) follows at CK_SLOT_TRANSMIT.
+ */
+#ifndef CK_CONTEXT_H
+#define CK_CONTEXT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Name of the hidden kernel parameter that carries the context. */
+#define CK_CONTEXT_ARG_NAME "__ck_context"
+
+/* Header words (index into the context as an array of 32-bit words). */
+enum ck_context_word {
+   CK_ACTIVE_GROUPS = 0,     /* M: workgroups now active, ids [0, M) */
+   CK_MAX_GROUPS = 1,        /* N: workgroups requested at launch */
+   CK_KILL_REQUESTS = 2,     /* workgroups the scheduler wants back (the query) */
+   CK_FORK_OFFERS = 3,       /* compute units the scheduler offers to forks */
+   CK_BARRIER_ARRIVED = 4,   /* workgroups arrived at the current global barrier */
+   CK_BARRIER_GENERATION = 5,/* bumped each time a global barrier releases */
+   CK_FORKS_PUBLISHED = 6,   /* workgroups whose slot is written, ready to start */
+   CK_KILLS = 7,             /* workgroups killed so far (statistics) */
+   CK_FORKS = 8,             /* workgroups forked so far (statistics) */
+   CK_RESIZE_KILLS = 9,      /* kills a resizing barrier asks of groups [M-W, M) */
+   CK_HEADER_WORDS = 16
+};
+
+/* Per-workgroup slots. */
+#define CK_SLOT_BYTES 256
+#define CK_SLOT_RESUME_POINT 0 /* byte offset of the resume id (uint) */
+#define CK_SLOT_READY 4        /* byte offset of the ready flag (uint): the
+                                  forker sets it to 1 (release) once the slot
+                                  is written; the scheduler clears it when it
+                                  starts the work-group */
+#define CK_SLOT_TRANSMIT 8     /* byte offset of the transmit record */
+#define CK_TRANSMIT_MAX_BYTES (CK_SLOT_BYTES - CK_SLOT_TRANSMIT)
+
+/* Bytes of context needed for a launch of max_groups workgroups. */
+static inline unsigned long
+ck_context_bytes(unsigned long max_groups)
+{
+   return CK_HEADER_WORDS * 4ul + max_groups * CK_SLOT_BYTES;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,21 @@
+//===- CApi.cpp - C ABI of the ck-lower pass (include/ck/compiler.h) ------===//
+
+#include "ck/compiler.h"
+
+#include "CooperativeKernels.hpp"
+
+#include "llvm/IR/Module.h"
+
+#include <cstdlib>
+#include <cstring>
+
+int ck_lower_module(LLVMModuleRef module, char **log) {
+  std::string Log;
+  bool Changed = false;
+  bool Ok = ck::lowerCooperativeKernels(*llvm::unwrap(module), Log, Changed);
+  if (log)
+    *log = Ok ? nullptr : strdup(Log.c_str());
+  return Ok ? 0 : 1;
+}
+
+void ck_free_log(char *log) { free(log); }

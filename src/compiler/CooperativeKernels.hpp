@@ -1,0 +1,104 @@
+//===- CooperativeKernels.hpp - Lowering of cooperative-kernel builtins ---===//
+//
+// Shared declarations of the ck-lower pass. The entry point is
+// lowerCooperativeKernels(); Diagnostics.cpp checks the rules that make a
+// kernel lowerable and Lowering.cpp rewrites one kernel at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CK_COMPILER_COOPERATIVE_KERNELS_HPP
+#define CK_COMPILER_COOPERATIVE_KERNELS_HPP
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <optional>
+#include <string>
+
+namespace llvm {
+class AllocaInst;
+class CallBase;
+class Function;
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace ck {
+
+enum class Builtin {
+  OfferKill,
+  RequestFork,
+  GlobalBarrier,
+  ResizingGlobalBarrier,
+  QueryKillCount,
+};
+
+/// The builtin that \p F declares, if any.
+std::optional<Builtin> getBuiltin(const llvm::Function &F);
+/// The builtin that \p Call calls directly, if any.
+std::optional<Builtin> getCalledBuiltin(const llvm::CallBase &Call);
+llvm::StringRef getBuiltinName(Builtin B);
+
+/// Whether \p Call is an llvm.var.annotation that marks a `transmit` variable.
+bool isTransmitAnnotation(const llvm::CallBase &Call);
+
+/// Collects errors, one line each, in the format of include/ck/compiler.h.
+class DiagnosticLog {
+public:
+  /// Reports at \p At's DebugLoc, or in \p At's function when it has none.
+  void error(const llvm::Instruction &At, const llvm::Twine &Message,
+             llvm::StringRef Rule);
+  void error(const llvm::Function &In, const llvm::Twine &Message,
+             llvm::StringRef Rule);
+  void error(llvm::StringRef File, uint64_t Line, const llvm::Twine &Message,
+             llvm::StringRef Rule);
+  bool empty() const { return Text.empty(); }
+  const std::string &str() const { return Text; }
+
+private:
+  void append(const std::string &Line);
+
+  std::string Text;
+};
+
+/// A `transmit` variable and its byte offset in the transmit record.
+struct TransmitField {
+  llvm::AllocaInst *Variable;
+  uint64_t Offset;
+};
+
+/// The transmit record of a kernel: its fields in declaration order.
+struct TransmitRecord {
+  llvm::SmallVector<TransmitField, 4> Fields;
+  uint64_t Bytes = 0;
+};
+
+/// Reports builtins reached in control flow that is not workgroup-uniform
+/// (or, for global barriers, not kernel-uniform) in the inlined \p Kernel.
+void checkUniformControlFlow(llvm::Function &Kernel, DiagnosticLog &Log);
+
+/// Lays out the transmit record of the inlined \p Kernel, reporting the
+/// variables that cannot be transmitted. \p OwnAnnotations are the transmit
+/// annotations that the kernel's own body held before inlining.
+TransmitRecord
+layOutTransmitRecord(llvm::Function &Kernel,
+                     const llvm::SmallPtrSetImpl<const llvm::CallBase *> &OwnAnnotations,
+                     DiagnosticLog &Log);
+
+/// Rewrites \p Kernel into a function with the hidden context parameter as
+/// its last parameter and returns it; \p Kernel is erased.
+llvm::Function *addContextParameter(llvm::Function &Kernel);
+
+/// Lowers every builtin in \p Kernel, which already has the context
+/// parameter, all its callees inlined and passed the diagnostics.
+void lowerKernel(llvm::Function &Kernel, const TransmitRecord &Record);
+
+/// Lowers every cooperative kernel of \p M. Returns false and fills \p Log
+/// when the module breaks a rule; sets \p Changed when \p M was modified.
+bool lowerCooperativeKernels(llvm::Module &M, std::string &Log, bool &Changed);
+
+} // namespace ck
+
+#endif

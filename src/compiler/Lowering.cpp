@@ -1,0 +1,715 @@
+//===- Lowering.cpp - Lowering of the builtins in one cooperative kernel --===//
+//
+// Every builtin becomes atomics on the per-launch context (ck/context.h),
+// reached through the hidden last kernel parameter. Workgroup-uniform
+// decisions are taken by local thread 0 between two workgroup barriers and
+// broadcast through a workgroup-local variable. Fork points get resume ids;
+// a forked workgroup enters the kernel, reads its resume id and transmit
+// record from its slot and jumps to the fork point. SSA values whose
+// definitions no longer dominate their uses are then demoted to memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CooperativeKernels.hpp"
+
+#include "ck/context.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace ck {
+namespace {
+
+constexpr unsigned GlobalAddressSpace = 1;
+constexpr unsigned LocalAddressSpace = 3;
+constexpr unsigned LocalAndGlobalMemFence = 1 | 2;
+constexpr unsigned SlotWords = CK_SLOT_BYTES / 4;
+constexpr AtomicOrdering SeqCst = AtomicOrdering::SequentiallyConsistent;
+
+/// Appends one entry for the context parameter to a kernel_arg_* node.
+MDNode *extendKernelArgInfo(LLVMContext &Ctx, StringRef Kind, MDNode *Node) {
+  Metadata *Entry =
+      StringSwitch<Metadata *>(Kind)
+          .Case("kernel_arg_addr_space",
+                ConstantAsMetadata::get(ConstantInt::get(
+                    Type::getInt32Ty(Ctx), GlobalAddressSpace)))
+          .Case("kernel_arg_access_qual", MDString::get(Ctx, "none"))
+          .Cases("kernel_arg_type", "kernel_arg_base_type",
+                 MDString::get(Ctx, "uint*"))
+          .Case("kernel_arg_type_qual", MDString::get(Ctx, ""))
+          .Case("kernel_arg_name", MDString::get(Ctx, CK_CONTEXT_ARG_NAME))
+          .Default(nullptr);
+  if (!Entry)
+    return Node;
+  SmallVector<Metadata *, 8> Entries(Node->op_begin(), Node->op_end());
+  Entries.push_back(Entry);
+  return MDNode::get(Ctx, Entries);
+}
+
+class KernelLowering {
+public:
+  KernelLowering(Function &Kernel, const TransmitRecord &Record);
+  void run();
+
+private:
+  using EmitFn = function_ref<Value *(IRBuilder<> &)>;
+
+  // Context and OpenCL builtin access.
+  Value *contextWord(IRBuilder<> &B, Value *Index);
+  Value *headerWord(IRBuilder<> &B, ck_context_word Word);
+  Value *slotWord(IRBuilder<> &B, Value *Group, uint64_t ByteOffset);
+  Value *load(IRBuilder<> &B, ck_context_word Word);
+  Value *add(IRBuilder<> &B, ck_context_word Word, Value *Amount);
+  Value *compareExchange(IRBuilder<> &B, ck_context_word Word, Value *Expected,
+                         Value *Desired);
+  Value *callWorkItemQuery(IRBuilder<> &B, StringRef Name, unsigned Dim);
+  Value *groupId(IRBuilder<> &B);
+  void workgroupBarrier(IRBuilder<> &B);
+  void copyField(IRBuilder<> &B, const TransmitField &Field, bool ToRecord);
+
+  // Control-flow construction; blocks go before the current continuation.
+  BasicBlock *newBlock(const Twine &Name);
+  Value *workgroupUniform(IRBuilder<> &B, EmitFn Thread0);
+  Value *ifElse(IRBuilder<> &B, Value *Condition, EmitFn Then, EmitFn Else);
+
+  // The protocols, as run by local thread 0.
+  Value *emitOfferKill(IRBuilder<> &B);
+  Value *emitKillSlowPath(IRBuilder<> &B);
+  void emitFork(IRBuilder<> &B, unsigned ResumeId);
+  void emitGlobalBarrierThread0(IRBuilder<> &B);
+  Value *emitResizeKills(IRBuilder<> &B);
+
+  // Whole builtins, run by every thread.
+  void emitGlobalBarrier(IRBuilder<> &B);
+  void emitExitIf(IRBuilder<> &B, Value *Killed);
+  void lowerBuiltin(CallBase &Call, Builtin Kind);
+  void lowerGridQueries();
+  void emitResumeDispatch();
+  void repairSSA();
+  void eraseTransmitAnnotations();
+
+  Function &F;
+  Module &M;
+  LLVMContext &Ctx;
+  const TransmitRecord &Record;
+  Argument *Context;
+  IntegerType *I32;
+  IntegerType *I64;
+  GlobalVariable *Broadcast = nullptr;
+  AllocaInst *RecordBuffer = nullptr;
+  BasicBlock *Continuation = nullptr;
+  BasicBlock *KilledExit = nullptr;
+  SmallVector<std::pair<unsigned, BasicBlock *>, 4> ResumePoints;
+};
+
+KernelLowering::KernelLowering(Function &Kernel, const TransmitRecord &Record)
+    : F(Kernel), M(*Kernel.getParent()), Ctx(Kernel.getContext()),
+      Record(Record), Context(Kernel.getArg(Kernel.arg_size() - 1)),
+      I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
+
+Value *KernelLowering::contextWord(IRBuilder<> &B, Value *Index) {
+  return B.CreateGEP(I32, Context, Index);
+}
+
+Value *KernelLowering::headerWord(IRBuilder<> &B, ck_context_word Word) {
+  return contextWord(B, B.getInt64(Word));
+}
+
+Value *KernelLowering::slotWord(IRBuilder<> &B, Value *Group,
+                                uint64_t ByteOffset) {
+  Value *First = B.CreateMul(B.CreateZExt(Group, I64), B.getInt64(SlotWords));
+  return contextWord(
+      B, B.CreateAdd(First, B.getInt64(CK_HEADER_WORDS + ByteOffset / 4)));
+}
+
+static LoadInst *atomicLoad(IRBuilder<> &B, Value *Pointer) {
+  LoadInst *Load = B.CreateAlignedLoad(B.getInt32Ty(), Pointer, Align(4));
+  Load->setAtomic(SeqCst);
+  return Load;
+}
+
+static void atomicStore(IRBuilder<> &B, Value *Value, llvm::Value *Pointer) {
+  B.CreateAlignedStore(Value, Pointer, Align(4))->setAtomic(SeqCst);
+}
+
+Value *KernelLowering::load(IRBuilder<> &B, ck_context_word Word) {
+  return atomicLoad(B, headerWord(B, Word));
+}
+
+Value *KernelLowering::add(IRBuilder<> &B, ck_context_word Word,
+                           Value *Amount) {
+  return B.CreateAtomicRMW(AtomicRMWInst::Add, headerWord(B, Word), Amount,
+                           Align(4), SeqCst);
+}
+
+/// Returns whether the exchange happened.
+Value *KernelLowering::compareExchange(IRBuilder<> &B, ck_context_word Word,
+                                       Value *Expected, Value *Desired) {
+  Value *Pair = B.CreateAtomicCmpXchg(headerWord(B, Word), Expected, Desired,
+                                      Align(4), SeqCst, SeqCst);
+  return B.CreateExtractValue(Pair, 1);
+}
+
+Value *KernelLowering::callWorkItemQuery(IRBuilder<> &B, StringRef Name,
+                                         unsigned Dim) {
+  AttributeList Attrs = AttributeList::get(
+      Ctx, AttributeList::FunctionIndex,
+      {Attribute::Convergent, Attribute::NoUnwind, Attribute::ReadNone,
+       Attribute::WillReturn});
+  FunctionCallee Query =
+      M.getOrInsertFunction(Name, Attrs, I64, I32);
+  cast<Function>(Query.getCallee())->setCallingConv(CallingConv::SPIR_FUNC);
+  CallInst *Call = B.CreateCall(Query, B.getInt32(Dim));
+  Call->setCallingConv(CallingConv::SPIR_FUNC);
+  Call->setAttributes(Attrs);
+  return Call;
+}
+
+Value *KernelLowering::groupId(IRBuilder<> &B) {
+  return B.CreateTrunc(callWorkItemQuery(B, "_Z12get_group_idj", 0), I32,
+                       "ck.group");
+}
+
+void KernelLowering::workgroupBarrier(IRBuilder<> &B) {
+  AttributeList Attrs = AttributeList::get(Ctx, AttributeList::FunctionIndex,
+                                           {Attribute::Convergent});
+  FunctionCallee Barrier = M.getOrInsertFunction(
+      "_Z7barrierj", Attrs, Type::getVoidTy(Ctx), I32);
+  cast<Function>(Barrier.getCallee())->setCallingConv(CallingConv::SPIR_FUNC);
+  CallInst *Call = B.CreateCall(Barrier, B.getInt32(LocalAndGlobalMemFence));
+  Call->setCallingConv(CallingConv::SPIR_FUNC);
+  Call->setAttributes(Attrs);
+}
+
+/// Copies a transmit variable to or from its place in the private copy of
+/// the transmit record.
+void KernelLowering::copyField(IRBuilder<> &B, const TransmitField &Field,
+                               bool ToRecord) {
+  Value *InRecord = B.CreateConstInBoundsGEP1_64(
+      B.getInt8Ty(), B.CreateBitCast(RecordBuffer, B.getInt8PtrTy()),
+      Field.Offset);
+  Value *Variable = B.CreateBitCast(Field.Variable, B.getInt8PtrTy());
+  uint64_t Bytes =
+      M.getDataLayout().getTypeAllocSize(Field.Variable->getAllocatedType());
+  if (ToRecord)
+    B.CreateMemCpy(InRecord, Align(1), Variable, Align(1), Bytes);
+  else
+    B.CreateMemCpy(Variable, Align(1), InRecord, Align(1), Bytes);
+}
+
+BasicBlock *KernelLowering::newBlock(const Twine &Name) {
+  return BasicBlock::Create(Ctx, "ck." + Name, &F, Continuation);
+}
+
+/// Runs \p Thread0 on local thread 0 only, between two workgroup barriers,
+/// and returns the i32 it produced (if any) in every thread.
+Value *KernelLowering::workgroupUniform(IRBuilder<> &B, EmitFn Thread0) {
+  workgroupBarrier(B);
+  Value *IsThread0 = nullptr;
+  for (unsigned Dim = 0; Dim < 3; ++Dim) {
+    Value *IsZero = B.CreateICmpEQ(
+        callWorkItemQuery(B, "_Z12get_local_idj", Dim), B.getInt64(0));
+    IsThread0 = IsThread0 ? B.CreateAnd(IsThread0, IsZero) : IsZero;
+  }
+  BasicBlock *Leader = newBlock("thread0");
+  BasicBlock *Join = newBlock("uniform");
+  B.CreateCondBr(IsThread0, Leader, Join);
+  B.SetInsertPoint(Leader);
+  Value *Result = Thread0(B);
+  if (Result)
+    B.CreateStore(Result, Broadcast);
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  workgroupBarrier(B);
+  return Result ? B.CreateLoad(I32, Broadcast, "ck.broadcast") : nullptr;
+}
+
+/// Emits if/else; returns the phi of the branch values (if any).
+Value *KernelLowering::ifElse(IRBuilder<> &B, Value *Condition, EmitFn Then,
+                              EmitFn Else) {
+  BasicBlock *ThenBB = newBlock("then");
+  BasicBlock *ElseBB = newBlock("else");
+  BasicBlock *Join = newBlock("endif");
+  B.CreateCondBr(Condition, ThenBB, ElseBB);
+  B.SetInsertPoint(ThenBB);
+  Value *ThenValue = Then(B);
+  BasicBlock *ThenEnd = B.GetInsertBlock();
+  B.CreateBr(Join);
+  B.SetInsertPoint(ElseBB);
+  Value *ElseValue = Else(B);
+  BasicBlock *ElseEnd = B.GetInsertBlock();
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  if (!ThenValue)
+    return nullptr;
+  PHINode *Phi = B.CreatePHI(ThenValue->getType(), 2);
+  Phi->addIncoming(ThenValue, ThenEnd);
+  Phi->addIncoming(ElseValue, ElseEnd);
+  return Phi;
+}
+
+/// offer_kill for thread 0: one atomic load when no kill is requested.
+/// Returns i1 killed.
+Value *KernelLowering::emitOfferKill(IRBuilder<> &B) {
+  Value *NoRequest =
+      B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0), "ck.no.kill");
+  return ifElse(
+      B, NoRequest, [&](IRBuilder<> &B) -> Value * { return B.getFalse(); },
+      [&](IRBuilder<> &B) { return emitKillSlowPath(B); });
+}
+
+/// The highest active workgroup (never workgroup 0) claims a kill request
+/// and retires itself by decrementing M; if M moved meanwhile it gives the
+/// request back. Returns i1 killed.
+Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B) {
+  Value *Group = groupId(B);
+  Value *Active = load(B, CK_ACTIVE_GROUPS);
+  Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
+  Value *IsLast = B.CreateAnd(
+      IsNotFirst, B.CreateICmpEQ(B.CreateAdd(Group, B.getInt32(1)), Active),
+      "ck.last");
+  return ifElse(
+      B, IsLast,
+      [&](IRBuilder<> &B) -> Value * {
+        BasicBlock *Claim = newBlock("kill.claim");
+        BasicBlock *TryClaim = newBlock("kill.try");
+        BasicBlock *Retire = newBlock("kill.retire");
+        BasicBlock *Killed = newBlock("kill.killed");
+        BasicBlock *GiveBack = newBlock("kill.giveback");
+        BasicBlock *Done = newBlock("kill.done");
+        B.CreateBr(Claim);
+
+        B.SetInsertPoint(Claim);
+        Value *Requests = load(B, CK_KILL_REQUESTS);
+        B.CreateCondBr(B.CreateICmpEQ(Requests, B.getInt32(0)), Done,
+                       TryClaim);
+
+        B.SetInsertPoint(TryClaim);
+        B.CreateCondBr(compareExchange(B, CK_KILL_REQUESTS, Requests,
+                                       B.CreateSub(Requests, B.getInt32(1))),
+                       Retire, Claim);
+
+        B.SetInsertPoint(Retire);
+        B.CreateCondBr(compareExchange(B, CK_ACTIVE_GROUPS, Active,
+                                       B.CreateSub(Active, B.getInt32(1))),
+                       Killed, GiveBack);
+
+        B.SetInsertPoint(Killed);
+        add(B, CK_KILLS, B.getInt32(1));
+        B.CreateBr(Done);
+
+        B.SetInsertPoint(GiveBack);
+        add(B, CK_KILL_REQUESTS, B.getInt32(1));
+        B.CreateBr(Done);
+
+        B.SetInsertPoint(Done);
+        PHINode *Result = B.CreatePHI(B.getInt1Ty(), 3, "ck.killed");
+        Result->addIncoming(B.getFalse(), Claim);
+        Result->addIncoming(B.getTrue(), Killed);
+        Result->addIncoming(B.getFalse(), GiveBack);
+        return Result;
+      },
+      [&](IRBuilder<> &B) -> Value * { return B.getFalse(); });
+}
+
+/// request_fork for thread 0: one atomic load when nothing is offered.
+/// Otherwise takes the offers, reserves k <= N - M new ids by a
+/// compare-exchange on M (kills and other forks move M concurrently), and
+/// for each new id writes the slot (transmit record, then resume id) and
+/// publishes it.
+void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
+  BasicBlock *Take = newBlock("fork.take");
+  BasicBlock *Reserve = newBlock("fork.reserve");
+  BasicBlock *Save = newBlock("fork.save");
+  BasicBlock *Next = newBlock("fork.next");
+  BasicBlock *Publish = newBlock("fork.publish");
+  BasicBlock *Count = newBlock("fork.count");
+  BasicBlock *Done = newBlock("fork.done");
+  Value *NoOffer =
+      B.CreateICmpEQ(load(B, CK_FORK_OFFERS), B.getInt32(0), "ck.no.fork");
+  B.CreateCondBr(NoOffer, Done, Take);
+
+  B.SetInsertPoint(Take);
+  Value *Offers = B.CreateAtomicRMW(AtomicRMWInst::Xchg,
+                                    headerWord(B, CK_FORK_OFFERS),
+                                    B.getInt32(0), Align(4), SeqCst);
+  Value *Max = load(B, CK_MAX_GROUPS);
+  B.CreateBr(Reserve);
+
+  B.SetInsertPoint(Reserve);
+  Value *Active = load(B, CK_ACTIVE_GROUPS);
+  Value *HasRoom = B.CreateICmpUGT(Max, Active);
+  Value *Room =
+      B.CreateSelect(HasRoom, B.CreateSub(Max, Active), B.getInt32(0));
+  Value *Forks = B.CreateSelect(B.CreateICmpULT(Offers, Room), Offers, Room,
+                                "ck.forks");
+  B.CreateCondBr(compareExchange(B, CK_ACTIVE_GROUPS, Active,
+                                 B.CreateAdd(Active, Forks)),
+                 Save, Reserve);
+
+  B.SetInsertPoint(Save);
+  add(B, CK_FORK_OFFERS, B.CreateSub(Offers, Forks));
+  for (const TransmitField &Field : Record.Fields)
+    copyField(B, Field, /*ToRecord=*/true);
+  Value *End = B.CreateAdd(Active, Forks);
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Next);
+  PHINode *Group = B.CreatePHI(I32, 2, "ck.new.group");
+  Group->addIncoming(Active, Save);
+  B.CreateCondBr(B.CreateICmpULT(Group, End), Publish, Count);
+
+  B.SetInsertPoint(Publish);
+  for (unsigned Word = 0; Word * 4 < Record.Bytes; ++Word) {
+    Value *Value = B.CreateLoad(
+        I32, B.CreateConstInBoundsGEP2_32(RecordBuffer->getAllocatedType(),
+                                          RecordBuffer, 0, Word));
+    atomicStore(B, Value, slotWord(B, Group, CK_SLOT_TRANSMIT + Word * 4));
+  }
+  atomicStore(B, B.getInt32(ResumeId),
+              slotWord(B, Group, CK_SLOT_RESUME_POINT));
+  // The slot is complete: let the scheduler start the work-group.
+  atomicStore(B, B.getInt32(1), slotWord(B, Group, CK_SLOT_READY));
+  add(B, CK_FORKS_PUBLISHED, B.getInt32(1));
+  Group->addIncoming(B.CreateAdd(Group, B.getInt32(1)), Publish);
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Count);
+  add(B, CK_FORKS, Forks);
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Done);
+}
+
+/// Arrive, then poll until the generation changes; whoever sees all M
+/// active workgroups arrived (M can drop while waiting) resets the count
+/// and releases everyone by bumping the generation.
+void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
+  BasicBlock *Poll = newBlock("gbar.poll");
+  BasicBlock *Check = newBlock("gbar.check");
+  BasicBlock *Release = newBlock("gbar.release");
+  BasicBlock *Bump = newBlock("gbar.bump");
+  BasicBlock *Done = newBlock("gbar.done");
+  Value *Generation = load(B, CK_BARRIER_GENERATION);
+  add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
+  B.CreateBr(Poll);
+
+  B.SetInsertPoint(Poll);
+  B.CreateCondBr(
+      B.CreateICmpNE(load(B, CK_BARRIER_GENERATION), Generation), Done, Check);
+
+  B.SetInsertPoint(Check);
+  Value *Arrived = load(B, CK_BARRIER_ARRIVED);
+  B.CreateCondBr(B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS)), Release,
+                 Poll);
+
+  B.SetInsertPoint(Release);
+  B.CreateCondBr(
+      compareExchange(B, CK_BARRIER_ARRIVED, Arrived, B.getInt32(0)), Bump,
+      Poll);
+
+  B.SetInsertPoint(Bump);
+  add(B, CK_BARRIER_GENERATION, B.getInt32(1));
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Done);
+}
+
+void KernelLowering::emitGlobalBarrier(IRBuilder<> &B) {
+  workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
+    emitGlobalBarrierThread0(B);
+    return nullptr;
+  });
+}
+
+/// After a resizing barrier, workgroups [M - W, M) (never workgroup 0) keep
+/// offering to be killed until they are, or until no kill is requested.
+/// Returns i1 killed.
+Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
+  Value *Group = groupId(B);
+  Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
+  Value *Kills = load(B, CK_RESIZE_KILLS);
+  Value *Active = load(B, CK_ACTIVE_GROUPS);
+  Value *Doomed = B.CreateAnd(
+      IsNotFirst, B.CreateICmpUGE(B.CreateAdd(Group, Kills), Active),
+      "ck.doomed");
+  return ifElse(
+      B, Doomed,
+      [&](IRBuilder<> &B) -> Value * {
+        BasicBlock *Offer = newBlock("resize.offer");
+        BasicBlock *Slow = newBlock("resize.slow");
+        BasicBlock *Done = newBlock("resize.done");
+        B.CreateBr(Offer);
+        B.SetInsertPoint(Offer);
+        B.CreateCondBr(
+            B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0)), Done,
+            Slow);
+        B.SetInsertPoint(Slow);
+        Value *Killed = emitKillSlowPath(B);
+        BasicBlock *SlowEnd = B.GetInsertBlock();
+        B.CreateCondBr(Killed, Done, Offer);
+        B.SetInsertPoint(Done);
+        PHINode *Result = B.CreatePHI(B.getInt1Ty(), 2, "ck.killed");
+        Result->addIncoming(B.getFalse(), Offer);
+        Result->addIncoming(B.getTrue(), SlowEnd);
+        return Result;
+      },
+      [&](IRBuilder<> &B) -> Value * { return B.getFalse(); });
+}
+
+void KernelLowering::emitExitIf(IRBuilder<> &B, Value *Killed) {
+  if (!KilledExit) {
+    KilledExit = BasicBlock::Create(Ctx, "ck.exit", &F);
+    ReturnInst::Create(Ctx, KilledExit);
+  }
+  BasicBlock *Alive = newBlock("alive");
+  B.CreateCondBr(B.CreateICmpNE(Killed, B.getInt32(0)), KilledExit, Alive);
+  B.SetInsertPoint(Alive);
+}
+
+void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
+  BasicBlock *Before = Call.getParent();
+  Continuation = Before->splitBasicBlock(std::next(Call.getIterator()),
+                                         Before->getName() + ".ck.after");
+  Before->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  auto BoolToI32 = [](IRBuilder<> &B, Value *V) {
+    return B.CreateZExt(V, B.getInt32Ty());
+  };
+
+  switch (Kind) {
+  case Builtin::OfferKill:
+    emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
+                 return BoolToI32(B, emitOfferKill(B));
+               }));
+    break;
+  case Builtin::RequestFork: {
+    unsigned ResumeId = ResumePoints.size() + 1;
+    workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
+      emitFork(B, ResumeId);
+      return nullptr;
+    });
+    ResumePoints.push_back({ResumeId, Continuation});
+    break;
+  }
+  case Builtin::GlobalBarrier:
+    emitGlobalBarrier(B);
+    break;
+  case Builtin::ResizingGlobalBarrier: {
+    // New workgroups join at the second global barrier: M counts them
+    // from the moment workgroup 0 forks them, so they must arrive there.
+    unsigned ResumeId = ResumePoints.size() + 1;
+    emitGlobalBarrier(B);
+    workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
+      ifElse(
+          B, B.CreateICmpEQ(groupId(B), B.getInt32(0)),
+          [&](IRBuilder<> &B) -> Value * {
+            emitFork(B, ResumeId);
+            Value *Kills = load(B, CK_KILL_REQUESTS);
+            atomicStore(B, Kills, headerWord(B, CK_RESIZE_KILLS));
+            return nullptr;
+          },
+          [](IRBuilder<> &) -> Value * { return nullptr; });
+      return nullptr;
+    });
+    BasicBlock *Join = newBlock("resize.join");
+    B.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    ResumePoints.push_back({ResumeId, Join});
+    emitGlobalBarrier(B);
+    emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
+                 return BoolToI32(B, emitResizeKills(B));
+               }));
+    break;
+  }
+  case Builtin::QueryKillCount:
+    Call.replaceAllUsesWith(workgroupUniform(
+        B, [&](IRBuilder<> &B) { return load(B, CK_KILL_REQUESTS); }));
+    break;
+  }
+  B.CreateBr(Continuation);
+  Call.eraseFromParent();
+}
+
+/// get_num_groups(0) returns M and get_global_size(0) returns M times the
+/// local size; other dimensions are unchanged.
+void KernelLowering::lowerGridQueries() {
+  SmallVector<CallBase *, 8> Queries;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction())
+        if (Callee->getName() == "_Z14get_num_groupsj" ||
+            Callee->getName() == "_Z15get_global_sizej")
+          Queries.push_back(Call);
+  for (CallBase *Query : Queries) {
+    IRBuilder<> B(Query->getNextNode());
+    B.SetCurrentDebugLocation(Query->getDebugLoc());
+    Value *Dim = Query->getArgOperand(0);
+    if (auto *Constant = dyn_cast<ConstantInt>(Dim))
+      if (!Constant->isZero())
+        continue;
+    Value *Active = B.CreateZExt(load(B, CK_ACTIVE_GROUPS), I64, "ck.active");
+    if (Query->getCalledFunction()->getName() == "_Z15get_global_sizej")
+      Active = B.CreateMul(Active,
+                           callWorkItemQuery(B, "_Z14get_local_sizej", 0));
+    Value *Result =
+        isa<ConstantInt>(Dim)
+            ? Active
+            : B.CreateSelect(B.CreateICmpEQ(Dim, B.getInt32(0)), Active, Query);
+    Query->replaceUsesWithIf(Result,
+                             [&](Use &U) { return U.getUser() != Result; });
+    if (Query->use_empty())
+      Query->eraseFromParent();
+  }
+}
+
+/// At entry, a workgroup reads the resume id of its slot; a forked one
+/// loads the transmit record into the transmit variables and jumps to its
+/// fork point.
+void KernelLowering::emitResumeDispatch() {
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator FirstNonAlloca = Entry.begin();
+  while (isa<AllocaInst>(FirstNonAlloca))
+    ++FirstNonAlloca;
+  BasicBlock *Body = Entry.splitBasicBlock(FirstNonAlloca, "ck.body");
+  Entry.getTerminator()->eraseFromParent();
+  IRBuilder<> B(&Entry);
+  if (DISubprogram *Scope = F.getSubprogram())
+    B.SetCurrentDebugLocation(
+        DILocation::get(Ctx, Scope->getScopeLine(), 0, Scope));
+  Value *Group = groupId(B);
+  Value *ResumeId = atomicLoad(B, slotWord(B, Group, CK_SLOT_RESUME_POINT));
+  SwitchInst *Dispatch = B.CreateSwitch(ResumeId, Body, ResumePoints.size());
+  for (auto &[Id, Target] : ResumePoints) {
+    BasicBlock *Restore = BasicBlock::Create(
+        Ctx, "ck.resume." + Twine(Id), &F, Body);
+    B.SetInsertPoint(Restore);
+    for (unsigned Word = 0; Word * 4 < Record.Bytes; ++Word) {
+      Value *Value =
+          atomicLoad(B, slotWord(B, Group, CK_SLOT_TRANSMIT + Word * 4));
+      B.CreateStore(Value, B.CreateConstInBoundsGEP2_32(
+                               RecordBuffer->getAllocatedType(), RecordBuffer,
+                               0, Word));
+    }
+    for (const TransmitField &Field : Record.Fields)
+      copyField(B, Field, /*ToRecord=*/false);
+    B.CreateBr(Target);
+    Dispatch->addCase(B.getInt32(Id), Restore);
+  }
+}
+
+/// The resume edges break dominance; demote what they broke to memory.
+void KernelLowering::repairSSA() {
+  DominatorTree DT(F);
+  SmallVector<Instruction *, 16> Broken;
+  for (Instruction &I : instructions(F))
+    if (any_of(I.uses(), [&](const Use &U) { return !DT.dominates(&I, U); }))
+      Broken.push_back(&I);
+  for (Instruction *I : Broken) {
+    if (auto *Phi = dyn_cast<PHINode>(I))
+      DemotePHIToStack(Phi);
+    else
+      DemoteRegToStack(*I);
+  }
+}
+
+/// The annotations have served their purpose; the SPIR-V translator would
+/// turn them and their strings into invalid function-storage variables.
+void KernelLowering::eraseTransmitAnnotations() {
+  SmallVector<CallBase *, 4> Annotations;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (isTransmitAnnotation(*Call))
+        Annotations.push_back(Call);
+  SmallPtrSet<GlobalVariable *, 4> Strings;
+  for (CallBase *Call : Annotations) {
+    for (Value *Operand : Call->args())
+      if (auto *String = dyn_cast<GlobalVariable>(Operand->stripPointerCasts()))
+        Strings.insert(String);
+    Value *Variable = Call->getArgOperand(0);
+    Call->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Variable);
+  }
+  for (GlobalVariable *String : Strings) {
+    String->removeDeadConstantUsers();
+    if (String->use_empty())
+      String->eraseFromParent();
+  }
+}
+
+void KernelLowering::run() {
+  Broadcast = new GlobalVariable(
+      M, I32, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      UndefValue::get(I32), F.getName() + ".ck.broadcast", nullptr,
+      GlobalValue::NotThreadLocal, LocalAddressSpace);
+  Broadcast->setAlignment(Align(4));
+  if (Record.Bytes) {
+    IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
+    RecordBuffer = B.CreateAlloca(
+        ArrayType::get(I32, divideCeil(Record.Bytes, 4)), nullptr,
+        "ck.transmit.record");
+  }
+
+  SmallVector<std::pair<CallBase *, Builtin>, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (std::optional<Builtin> Kind = getCalledBuiltin(*Call))
+        Calls.push_back({Call, *Kind});
+  for (auto &[Call, Kind] : Calls)
+    lowerBuiltin(*Call, Kind);
+  lowerGridQueries();
+  eraseTransmitAnnotations();
+  if (!ResumePoints.empty()) {
+    emitResumeDispatch();
+    repairSSA();
+  }
+}
+
+} // namespace
+
+Function *addContextParameter(Function &Kernel) {
+  LLVMContext &Ctx = Kernel.getContext();
+  FunctionType *OldType = Kernel.getFunctionType();
+  SmallVector<Type *, 8> Params(OldType->param_begin(), OldType->param_end());
+  Params.push_back(Type::getInt32PtrTy(Ctx, GlobalAddressSpace));
+  Function *NewKernel = Function::Create(
+      FunctionType::get(OldType->getReturnType(), Params, false),
+      Kernel.getLinkage(), Kernel.getAddressSpace());
+  Kernel.getParent()->getFunctionList().insert(Kernel.getIterator(),
+                                               NewKernel);
+  NewKernel->copyAttributesFrom(&Kernel);
+  NewKernel->getBasicBlockList().splice(NewKernel->begin(),
+                                        Kernel.getBasicBlockList());
+  for (auto [Old, New] : zip(Kernel.args(), NewKernel->args())) {
+    Old.replaceAllUsesWith(&New);
+    New.takeName(&Old);
+  }
+  NewKernel->getArg(Params.size() - 1)->setName(CK_CONTEXT_ARG_NAME);
+
+  SmallVector<std::pair<unsigned, MDNode *>, 8> Metadata;
+  Kernel.getAllMetadata(Metadata);
+  SmallVector<StringRef, 16> KindNames;
+  Ctx.getMDKindNames(KindNames);
+  for (auto &[Kind, Node] : Metadata)
+    NewKernel->setMetadata(Kind,
+                           extendKernelArgInfo(Ctx, KindNames[Kind], Node));
+  NewKernel->takeName(&Kernel);
+  Kernel.eraseFromParent();
+  return NewKernel;
+}
+
+void lowerKernel(Function &Kernel, const TransmitRecord &Record) {
+  KernelLowering(Kernel, Record).run();
+}
+
+} // namespace ck
