@@ -1,0 +1,50 @@
+/*
+ * Portable cooperative kernels: include this in OpenCL C sources that use the
+ * cl_ext_cooperative_kernels builtins. On an implementation with the
+ * extension it adds nothing. Elsewhere it defines the builtins away as the
+ * FSE'17 backwards-compatibility rule says: `transmit`, `offer_kill` and
+ * `request_fork` vanish, `resizing_global_barrier` becomes `global_barrier`,
+ * and `global_barrier` is an occupancy-bound barrier, correct only when the
+ * host launches no more work-groups than the device runs at once (which is
+ * how such kernels run today).
+ *
+ * The occupancy-bound barrier needs two zeroed words of global memory. Write
+ * CK_SYNC_PARAM at the end of the kernel's parameter list: it expands to
+ * nothing with the extension, and to one extra `volatile global uint *`
+ * parameter without it, which the host then passes as the last argument.
+ */
+#ifndef COOPERATIVE_KERNELS_CL_H
+#define COOPERATIVE_KERNELS_CL_H
+
+#ifdef cl_ext_cooperative_kernels
+
+#define CK_SYNC_PARAM
+
+#else
+
+#define CK_SYNC_PARAM , volatile global uint *ck_sync
+#define transmit
+#define offer_kill() ((void)0)
+#define request_fork() ((void)0)
+#define query_kill_count() 0u
+#define resizing_global_barrier() global_barrier()
+#define global_barrier() ck_occupancy_bound_barrier(ck_sync)
+
+static void ck_occupancy_bound_barrier(volatile global uint *sync)
+{
+   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+   if (get_local_id(0) == 0) {
+      uint generation = atomic_add(&sync[1], 0);
+      if (atomic_inc(&sync[0]) == get_num_groups(0) - 1) {
+         atomic_xchg(&sync[0], 0);
+         atomic_inc(&sync[1]);
+      } else {
+         while (atomic_add(&sync[1], 0) == generation)
+            ;
+      }
+   }
+   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+#endif
+#endif
