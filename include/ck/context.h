@@ -31,14 +31,31 @@ enum ck_context_word {
    CK_MAX_GROUPS = 1,        /* N: workgroups requested at launch */
    CK_KILL_REQUESTS = 2,     /* workgroups the scheduler wants back (the query) */
    CK_FORK_OFFERS = 3,       /* compute units the scheduler offers to forks */
-   CK_BARRIER_ARRIVED = 4,   /* workgroups arrived at the current global barrier */
-   CK_BARRIER_GENERATION = 5,/* bumped each time a global barrier releases */
+   CK_BARRIER_ARRIVED = 4,   /* global barrier state: generation << 16 |
+                                workgroups arrived at the current barrier
+                                (see CK_BARRIER_GENERATION_SHIFT) */
+                             /* word 5: unused, stays 0 (it held a separate
+                                barrier generation, which let a stale release
+                                CAS succeed against a later barrier) */
    CK_FORKS_PUBLISHED = 6,   /* workgroups whose slot is written, ready to start */
    CK_KILLS = 7,             /* workgroups killed so far (statistics) */
    CK_FORKS = 8,             /* workgroups forked so far (statistics) */
-   CK_RESIZE_KILLS = 9,      /* kills a resizing barrier asks of groups [M-W, M) */
+   CK_RESIZE_KILLS = 9,      /* W: kills a resizing barrier asks of groups
+                                [M-W, M); a group of those that stops
+                                offering un-killed sets it to 0, which stops
+                                the others too */
    CK_HEADER_WORDS = 16
 };
+
+/* CK_BARRIER_ARRIVED holds the generation of the current global barrier in
+ * its high 16 bits and the number of workgroups arrived at it in its low 16
+ * bits (so N must stay below 2^16). A workgroup arrives with an atomic add of
+ * 1, which also tells it the generation; it waits until the generation
+ * changes. Whoever sees at least M arrived releases the barrier with a CAS
+ * from the state it read to (generation + 1) << 16: count 0, next generation
+ * (modulo 2^16). */
+#define CK_BARRIER_GENERATION_SHIFT 16
+#define CK_BARRIER_COUNT_MASK ((1u << CK_BARRIER_GENERATION_SHIFT) - 1)
 
 /* Per-workgroup slots. */
 #define CK_SLOT_BYTES 256

@@ -191,19 +191,48 @@ void KernelLowering::workgroupBarrier(IRBuilder<> &B) {
 }
 
 /// Copies a transmit variable to or from its place in the private copy of
-/// the transmit record.
+/// the transmit record ([W x i32]): 4-byte words while the field is
+/// word-aligned in the record, then single bytes. No llvm.memcpy: Mesa's
+/// nir_lower_memcpy crashes on one whose source or destination is a struct
+/// variable.
 void KernelLowering::copyField(IRBuilder<> &B, const TransmitField &Field,
                                bool ToRecord) {
-  Value *InRecord = B.CreateConstInBoundsGEP1_64(
-      B.getInt8Ty(), B.CreateBitCast(RecordBuffer, B.getInt8PtrTy()),
-      Field.Offset);
-  Value *Variable = B.CreateBitCast(Field.Variable, B.getInt8PtrTy());
+  AllocaInst *Variable = Field.Variable;
+  unsigned AddressSpace = Variable->getType()->getAddressSpace();
   uint64_t Bytes =
-      M.getDataLayout().getTypeAllocSize(Field.Variable->getAllocatedType());
-  if (ToRecord)
-    B.CreateMemCpy(InRecord, Align(1), Variable, Align(1), Bytes);
-  else
-    B.CreateMemCpy(Variable, Align(1), InRecord, Align(1), Bytes);
+      M.getDataLayout().getTypeAllocSize(Variable->getAllocatedType());
+  uint64_t Words = Field.Offset % 4 == 0 ? Bytes / 4 : 0;
+  auto Copy = [&](Type *T, Value *InRecord, Value *InVariable, Align A) {
+    Value *From = ToRecord ? InVariable : InRecord;
+    Value *To = ToRecord ? InRecord : InVariable;
+    B.CreateAlignedStore(B.CreateAlignedLoad(T, From, A), To, A);
+  };
+  if (Words) {
+    // The word copies access the variable as i32.
+    Variable->setAlignment(std::max(Variable->getAlign(), Align(4)));
+    Value *VariableWords =
+        B.CreateBitCast(Variable, I32->getPointerTo(AddressSpace));
+    for (uint64_t Word = 0; Word < Words; ++Word) {
+      Value *InRecord = B.CreateConstInBoundsGEP2_64(
+          RecordBuffer->getAllocatedType(), RecordBuffer, 0,
+          Field.Offset / 4 + Word);
+      Value *InVariable =
+          B.CreateConstInBoundsGEP1_64(I32, VariableWords, Word);
+      Copy(I32, InRecord, InVariable, Align(4));
+    }
+  }
+  if (Words * 4 == Bytes)
+    return;
+  Value *RecordBytes = B.CreateBitCast(RecordBuffer, B.getInt8PtrTy());
+  Value *VariableBytes =
+      B.CreateBitCast(Variable, B.getInt8PtrTy(AddressSpace));
+  for (uint64_t Byte = Words * 4; Byte < Bytes; ++Byte) {
+    Value *InRecord = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), RecordBytes,
+                                                   Field.Offset + Byte);
+    Value *InVariable =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), VariableBytes, Byte);
+    Copy(B.getInt8Ty(), InRecord, InVariable, Align(1));
+  }
 }
 
 BasicBlock *KernelLowering::newBlock(const Twine &Name) {
@@ -322,14 +351,15 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B) {
 }
 
 /// request_fork for thread 0: one atomic load when nothing is offered.
-/// Otherwise takes the offers, reserves k <= N - M new ids by a
-/// compare-exchange on M (kills and other forks move M concurrently), and
-/// for each new id writes the slot (transmit record, then resume id) and
-/// publishes it.
+/// Otherwise takes the offers, keeps k = min(offers, N - M) and gives the
+/// rest back, reserves ids [M, M + k) with an atomic add on M (the
+/// scheduler never offers more than N - M), and for each new id writes the
+/// slot (transmit record, resume id), sets its ready flag and rings the
+/// doorbell.
 void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   BasicBlock *Take = newBlock("fork.take");
+  BasicBlock *GiveBack = newBlock("fork.giveback");
   BasicBlock *Reserve = newBlock("fork.reserve");
-  BasicBlock *Save = newBlock("fork.save");
   BasicBlock *Next = newBlock("fork.next");
   BasicBlock *Publish = newBlock("fork.publish");
   BasicBlock *Count = newBlock("fork.count");
@@ -343,29 +373,30 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
                                     headerWord(B, CK_FORK_OFFERS),
                                     B.getInt32(0), Align(4), SeqCst);
   Value *Max = load(B, CK_MAX_GROUPS);
-  B.CreateBr(Reserve);
-
-  B.SetInsertPoint(Reserve);
   Value *Active = load(B, CK_ACTIVE_GROUPS);
   Value *HasRoom = B.CreateICmpUGT(Max, Active);
   Value *Room =
       B.CreateSelect(HasRoom, B.CreateSub(Max, Active), B.getInt32(0));
   Value *Forks = B.CreateSelect(B.CreateICmpULT(Offers, Room), Offers, Room,
                                 "ck.forks");
-  B.CreateCondBr(compareExchange(B, CK_ACTIVE_GROUPS, Active,
-                                 B.CreateAdd(Active, Forks)),
-                 Save, Reserve);
+  B.CreateCondBr(B.CreateICmpUGT(Offers, Forks), GiveBack, Reserve);
 
-  B.SetInsertPoint(Save);
+  B.SetInsertPoint(GiveBack);
   add(B, CK_FORK_OFFERS, B.CreateSub(Offers, Forks));
+  B.CreateBr(Reserve);
+
+  B.SetInsertPoint(Reserve);
+  Value *Base = add(B, CK_ACTIVE_GROUPS, Forks);
+  // Never write past slot N - 1, even if M went past N (a scheduler bug).
+  Value *End = B.CreateAdd(Base, Forks);
+  End = B.CreateSelect(B.CreateICmpULT(End, Max), End, Max);
   for (const TransmitField &Field : Record.Fields)
     copyField(B, Field, /*ToRecord=*/true);
-  Value *End = B.CreateAdd(Active, Forks);
   B.CreateBr(Next);
 
   B.SetInsertPoint(Next);
   PHINode *Group = B.CreatePHI(I32, 2, "ck.new.group");
-  Group->addIncoming(Active, Save);
+  Group->addIncoming(Base, Reserve);
   B.CreateCondBr(B.CreateICmpULT(Group, End), Publish, Count);
 
   B.SetInsertPoint(Publish);
@@ -390,36 +421,40 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   B.SetInsertPoint(Done);
 }
 
-/// Arrive, then poll until the generation changes; whoever sees all M
-/// active workgroups arrived (M can drop while waiting) resets the count
-/// and releases everyone by bumping the generation.
+/// Arrive with an atomic add on CK_BARRIER_ARRIVED (generation << 16 |
+/// count), which also tells the generation; poll until the generation
+/// changes. Whoever sees all M active workgroups arrived (M can drop while
+/// waiting: the top workgroup may be killed) releases everyone with a CAS
+/// from the state it read to the next generation with count 0; a waiter
+/// that read a state of an earlier generation fails its CAS.
 void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
   BasicBlock *Poll = newBlock("gbar.poll");
   BasicBlock *Check = newBlock("gbar.check");
   BasicBlock *Release = newBlock("gbar.release");
-  BasicBlock *Bump = newBlock("gbar.bump");
   BasicBlock *Done = newBlock("gbar.done");
-  Value *Generation = load(B, CK_BARRIER_GENERATION);
-  add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
+  Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
+  Value *Generation = B.CreateLShr(Ticket, CK_BARRIER_GENERATION_SHIFT,
+                                   "ck.generation");
+  Value *Released = B.CreateShl(B.CreateAdd(Generation, B.getInt32(1)),
+                                CK_BARRIER_GENERATION_SHIFT, "ck.released");
   B.CreateBr(Poll);
 
   B.SetInsertPoint(Poll);
+  Value *State = load(B, CK_BARRIER_ARRIVED);
   B.CreateCondBr(
-      B.CreateICmpNE(load(B, CK_BARRIER_GENERATION), Generation), Done, Check);
+      B.CreateICmpNE(B.CreateLShr(State, CK_BARRIER_GENERATION_SHIFT),
+                     Generation),
+      Done, Check);
 
   B.SetInsertPoint(Check);
-  Value *Arrived = load(B, CK_BARRIER_ARRIVED);
+  Value *Arrived =
+      B.CreateAnd(State, B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
   B.CreateCondBr(B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS)), Release,
                  Poll);
 
   B.SetInsertPoint(Release);
-  B.CreateCondBr(
-      compareExchange(B, CK_BARRIER_ARRIVED, Arrived, B.getInt32(0)), Bump,
-      Poll);
-
-  B.SetInsertPoint(Bump);
-  add(B, CK_BARRIER_GENERATION, B.getInt32(1));
-  B.CreateBr(Done);
+  B.CreateCondBr(compareExchange(B, CK_BARRIER_ARRIVED, State, Released), Done,
+                 Poll);
 
   B.SetInsertPoint(Done);
 }
@@ -432,7 +467,10 @@ void KernelLowering::emitGlobalBarrier(IRBuilder<> &B) {
 }
 
 /// After a resizing barrier, workgroups [M - W, M) (never workgroup 0) keep
-/// offering to be killed until they are, or until no kill is requested.
+/// offering to be killed until they are, until no kill is requested, or
+/// until W is 0. One that stops un-killed sets W to 0 so that the others
+/// stop too: once the top workgroup has stopped, no lower one can be killed,
+/// and one still offering would spin as long as kills are requested.
 /// Returns i1 killed.
 Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
   Value *Group = groupId(B);
@@ -446,20 +484,29 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
       B, Doomed,
       [&](IRBuilder<> &B) -> Value * {
         BasicBlock *Offer = newBlock("resize.offer");
+        BasicBlock *Wanted = newBlock("resize.wanted");
         BasicBlock *Slow = newBlock("resize.slow");
+        BasicBlock *Stop = newBlock("resize.stop");
         BasicBlock *Done = newBlock("resize.done");
         B.CreateBr(Offer);
         B.SetInsertPoint(Offer);
         B.CreateCondBr(
-            B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0)), Done,
+            B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0)), Stop,
+            Wanted);
+        B.SetInsertPoint(Wanted);
+        B.CreateCondBr(
+            B.CreateICmpEQ(load(B, CK_RESIZE_KILLS), B.getInt32(0)), Stop,
             Slow);
         B.SetInsertPoint(Slow);
         Value *Killed = emitKillSlowPath(B);
         BasicBlock *SlowEnd = B.GetInsertBlock();
         B.CreateCondBr(Killed, Done, Offer);
+        B.SetInsertPoint(Stop);
+        atomicStore(B, B.getInt32(0), headerWord(B, CK_RESIZE_KILLS));
+        B.CreateBr(Done);
         B.SetInsertPoint(Done);
         PHINode *Result = B.CreatePHI(B.getInt1Ty(), 2, "ck.killed");
-        Result->addIncoming(B.getFalse(), Offer);
+        Result->addIncoming(B.getFalse(), Stop);
         Result->addIncoming(B.getTrue(), SlowEnd);
         return Result;
       },
@@ -506,8 +553,10 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     emitGlobalBarrier(B);
     break;
   case Builtin::ResizingGlobalBarrier: {
-    // New workgroups join at the second global barrier: M counts them
-    // from the moment workgroup 0 forks them, so they must arrive there.
+    // Global barrier; workgroup 0 forks and publishes W; global barrier;
+    // workgroups [M - W, M) offer to be killed; global barrier. New
+    // workgroups join at the second global barrier: M counts them from the
+    // moment workgroup 0 forks them, so they must arrive there.
     unsigned ResumeId = ResumePoints.size() + 1;
     emitGlobalBarrier(B);
     workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
@@ -530,6 +579,9 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
                  return BoolToI32(B, emitResizeKills(B));
                }));
+    // Survivors leave only once the doomed workgroups are killed (or have
+    // stopped offering): M, and so get_num_groups(), is final here.
+    emitGlobalBarrier(B);
     break;
   }
   case Builtin::QueryKillCount:

@@ -1,6 +1,10 @@
-; global_barrier: arrival count (word 4) and generation (word 5); waiters
-; re-check M (word 0). query_kill_count: a broadcast load of word 2.
+; global_barrier: one word (4) holds generation << 16 | arrival count; the
+; arriving add tells the generation, waiters poll until it changes and
+; re-check M (word 0); the release CAS goes from the state read to the next
+; generation with count 0, so a stale CAS fails. Word 5 is not used.
+; query_kill_count: a broadcast load of word 2.
 ; RUN: %ck-lower -S %s | FileCheck %s
+; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=WORD5
 ; RUN: %ck-lower %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -73,29 +77,31 @@ attributes #4 = { convergent }
 ; CHECK-NOT: switch
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.thread0:
-; CHECK-NEXT: %[[GP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 5
-; CHECK-NEXT: %[[GEN:.*]] = load atomic i32, i32 addrspace(1)* %[[GP]] seq_cst
 ; CHECK-NEXT: %[[AP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[AP]], i32 1 seq_cst
+; CHECK-NEXT: %[[TICKET:.*]] = atomicrmw add i32 addrspace(1)* %[[AP]], i32 1 seq_cst
+; CHECK-NEXT: %[[GEN:ck.generation]] = lshr i32 %[[TICKET]], 16
+; CHECK-NEXT: %[[NEXT:.*]] = add i32 %[[GEN]], 1
+; CHECK-NEXT: %[[REL:ck.released]] = shl i32 %[[NEXT]], 16
 ; CHECK-NEXT: br label %ck.gbar.poll
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.gbar.poll:
-; CHECK: %[[NOW:.*]] = load atomic i32, {{.*}} seq_cst
+; CHECK-NEXT: %[[SP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[STATE:.*]] = load atomic i32, i32 addrspace(1)* %[[SP]] seq_cst
+; CHECK-NEXT: %[[NOW:.*]] = lshr i32 %[[STATE]], 16
 ; CHECK-NEXT: %[[CHANGED:.*]] = icmp ne i32 %[[NOW]], %[[GEN]]
 ; CHECK-NEXT: br i1 %[[CHANGED]], label %ck.gbar.done, label %ck.gbar.check
 ; CHECK: ck.gbar.check:
-; CHECK: %[[ARRIVED:.*]] = load atomic i32, {{.*}} seq_cst
+; CHECK-NEXT: %[[ARRIVED:ck.arrived]] = and i32 %[[STATE]], 65535
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
 ; CHECK-NEXT: %[[M:.*]] = load atomic i32
 ; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %[[ARRIVED]], %[[M]]
 ; CHECK-NEXT: br i1 %[[ALL]], label %ck.gbar.release, label %ck.gbar.poll
 ; CHECK: ck.gbar.release:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: cmpxchg i32 addrspace(1)* %{{.*}}, i32 %[[ARRIVED]], i32 0 seq_cst seq_cst
-; CHECK: ck.gbar.bump:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 5
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; CHECK-NEXT: %[[CAS:.*]] = cmpxchg i32 addrspace(1)* %{{.*}}, i32 %[[STATE]], i32 %[[REL]] seq_cst seq_cst
+; CHECK-NEXT: %[[OK:.*]] = extractvalue { i32, i1 } %[[CAS]], 1
+; CHECK-NEXT: br i1 %[[OK]], label %ck.gbar.done, label %ck.gbar.poll
 ; query_kill_count
 ; CHECK: ck.thread01:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
@@ -103,3 +109,4 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: store i32 %[[Q]], i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK: %[[B:ck.broadcast.*]] = load i32, i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK: add i32 %{{.*}}, %[[B]]
+; WORD5-NOT: %__ck_context, i64 5

@@ -1,8 +1,11 @@
 ; resizing_global_barrier: global barrier; workgroup 0 forks (resume id 1)
 ; and publishes W = CK_KILL_REQUESTS as CK_RESIZE_KILLS (word 9); forked
 ; groups join at the second global barrier; then groups [M - W, M) offer to
-; be killed until they are or no kill is requested.
+; be killed until they are, no kill is requested or W is 0 (one that stops
+; un-killed sets W to 0); survivors leave through a third global barrier,
+; once M has dropped.
 ; RUN: %ck-lower -S %s | FileCheck %s
+; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
 ; RUN: %ck-lower %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -96,13 +99,44 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.gbar.poll{{[0-9]+}}:
 ; Kill phase.
+; CHECK: ck.thread0{{[0-9]+}}:
 ; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
 ; CHECK: %ck.doomed = and i1
+; CHECK: ck.uniform[[KU:[0-9]+]]:
+; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK-NEXT: %[[KB:.*]] = load i32, i32 addrspace(3)* @resize.ck.broadcast
+; CHECK-NEXT: %[[KILLED:.*]] = icmp ne i32 %[[KB]], 0
+; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %ck.alive
 ; CHECK: ck.resize.offer:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: load atomic i32
+; CHECK-NEXT: %[[REQ:.*]] = load atomic i32
+; CHECK-NEXT: %[[NOREQ:.*]] = icmp eq i32 %[[REQ]], 0
+; CHECK-NEXT: br i1 %[[NOREQ]], label %ck.resize.stop, label %ck.resize.wanted
+; CHECK: ck.resize.wanted:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
+; CHECK-NEXT: %[[W2:.*]] = load atomic i32
+; CHECK-NEXT: %[[NOW:.*]] = icmp eq i32 %[[W2]], 0
+; CHECK-NEXT: br i1 %[[NOW]], label %ck.resize.stop, label %ck.resize.slow
 ; CHECK: ck.resize.slow:
 ; CHECK: %ck.last = and i1
+; CHECK: ck.resize.stop:
+; CHECK-NEXT: %[[WS:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
+; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[WS]] seq_cst
+; CHECK-NEXT: br label %ck.resize.done
+; CHECK: ck.resize.done:
+; CHECK-NEXT: phi i1 [ false, %ck.resize.stop ], [ true, %ck.endif{{[0-9]+}} ]
 ; CHECK: br i1 %{{.*}}, label %ck.resize.done, label %ck.resize.offer
+; Third global barrier, for the survivors.
+; CHECK: ck.alive:
+; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK: ck.thread0{{[0-9]+}}:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; CHECK: ck.gbar.poll{{[0-9]+}}:
+; CHECK: entry.ck.after:
+; CHECK: add nsw i32 %{{.*}}, 1
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
+; Exactly three global barriers.
+; GBAR-COUNT-3: {{^}}ck.gbar.poll{{[0-9]*}}:
+; GBAR-NOT: {{^}}ck.gbar.poll

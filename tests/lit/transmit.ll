@@ -1,6 +1,9 @@
 ; Transmit record: a@0 (int), c@4 (char), l@8 (long), p@16 (global int *);
 ; 24 bytes = 6 words at slot bytes 8.. (context words 16 + 64 g + 2 ..).
+; Variables and record are copied with i32 words where the field is
+; word-aligned and with bytes otherwise; never with llvm.memcpy.
 ; RUN: %ck-lower -S %s | FileCheck %s
+; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=NOMEMCPY
 ; RUN: %ck-lower %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -103,29 +106,76 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK: add i64 %{{.*}}, 23
 ; CHECK: load atomic i32
 ; CHECK-NOT: add i64 %{{.*}}, 24
-; CHECK: %[[R0:.*]] = getelementptr inbounds i8, i8* %{{.*}}, i64 0
-; CHECK: %[[A:.*]] = bitcast i32* %a to i8*
-; CHECK: call void @llvm.memcpy.p0i8.p0i8.i64(i8* align 1 %[[A]], i8* align 1 %[[R0]], i64 4, i1 false)
-; CHECK: %[[R4:.*]] = getelementptr inbounds i8, i8* %{{.*}}, i64 4
-; CHECK: call void @llvm.memcpy.p0i8.p0i8.i64(i8* align 1 %c, i8* align 1 %[[R4]], i64 1, i1 false)
-; CHECK: %[[R8:.*]] = getelementptr inbounds i8, i8* %{{.*}}, i64 8
-; CHECK: %[[L:.*]] = bitcast i64* %l to i8*
-; CHECK: call void @llvm.memcpy.p0i8.p0i8.i64(i8* align 1 %[[L]], i8* align 1 %[[R8]], i64 8, i1 false)
-; CHECK: %[[R16:.*]] = getelementptr inbounds i8, i8* %{{.*}}, i64 16
-; CHECK: %[[P:.*]] = bitcast i32 addrspace(1)** %p to i8*
-; CHECK: call void @llvm.memcpy.p0i8.p0i8.i64(i8* align 1 %[[P]], i8* align 1 %[[R16]], i64 8, i1 false)
+; CHECK: %[[R0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
+; CHECK-NEXT: %[[A0:.*]] = getelementptr inbounds i32, i32* %a, i64 0
+; CHECK-NEXT: %[[VA:.*]] = load i32, i32* %[[R0]], align 4
+; CHECK-NEXT: store i32 %[[VA]], i32* %[[A0]], align 4
+; CHECK-NEXT: %[[RB:.*]] = bitcast [6 x i32]* %[[RECORD]] to i8*
+; CHECK-NEXT: %[[R4:.*]] = getelementptr inbounds i8, i8* %[[RB]], i64 4
+; CHECK-NEXT: %[[C0:.*]] = getelementptr inbounds i8, i8* %c, i64 0
+; CHECK-NEXT: %[[VC:.*]] = load i8, i8* %[[R4]], align 1
+; CHECK-NEXT: store i8 %[[VC]], i8* %[[C0]], align 1
+; CHECK-NEXT: %[[LW:.*]] = bitcast i64* %l to i32*
+; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 2
+; CHECK-NEXT: getelementptr inbounds i32, i32* %[[LW]], i64 0
+; CHECK-NEXT: load i32
+; CHECK-NEXT: store i32
+; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 3
+; CHECK-NEXT: getelementptr inbounds i32, i32* %[[LW]], i64 1
+; CHECK-NEXT: load i32
+; CHECK-NEXT: store i32
+; CHECK-NEXT: %[[PW:.*]] = bitcast i32 addrspace(1)** %p to i32*
+; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 4
+; CHECK-NEXT: getelementptr inbounds i32, i32* %[[PW]], i64 0
+; CHECK-NEXT: load i32
+; CHECK-NEXT: store i32
+; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 5
+; CHECK-NEXT: getelementptr inbounds i32, i32* %[[PW]], i64 1
+; CHECK-NEXT: load i32
+; CHECK-NEXT: store i32
 ; CHECK-NEXT: br label %entry.ck.after
-; Save in the forker (thread 0): variables into the record...
-; CHECK: ck.fork.save:
-; CHECK: %[[S0:.*]] = getelementptr inbounds i8, i8* %{{.*}}, i64 0
-; CHECK: %[[SA:.*]] = bitcast i32* %a to i8*
-; CHECK: call void @llvm.memcpy.p0i8.p0i8.i64(i8* align 1 %[[S0]], i8* align 1 %[[SA]], i64 4, i1 false)
-; CHECK: i64 4
-; CHECK: i64 1, i1 false)
-; CHECK: i64 8
-; CHECK: i64 8, i1 false)
-; CHECK: i64 16
-; CHECK: i64 8, i1 false)
+; request_fork: take the offers (word 3), k = min(offers, N - M), give the
+; surplus back, reserve [M, M + k) with an atomic add on M (word 0).
+; CHECK: ck.fork.take:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
+; CHECK-NEXT: %[[OFFERS:.*]] = atomicrmw xchg i32 addrspace(1)* %{{.*}}, i32 0 seq_cst
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 1
+; CHECK-NEXT: %[[N:.*]] = load atomic i32
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
+; CHECK-NEXT: %[[M:.*]] = load atomic i32
+; CHECK-NEXT: %[[HASROOM:.*]] = icmp ugt i32 %[[N]], %[[M]]
+; CHECK-NEXT: %[[DIFF:.*]] = sub i32 %[[N]], %[[M]]
+; CHECK-NEXT: %[[ROOM:.*]] = select i1 %[[HASROOM]], i32 %[[DIFF]], i32 0
+; CHECK-NEXT: %[[FEWER:.*]] = icmp ult i32 %[[OFFERS]], %[[ROOM]]
+; CHECK-NEXT: %[[K:ck.forks]] = select i1 %[[FEWER]], i32 %[[OFFERS]], i32 %[[ROOM]]
+; CHECK-NEXT: %[[SURPLUS:.*]] = icmp ugt i32 %[[OFFERS]], %[[K]]
+; CHECK-NEXT: br i1 %[[SURPLUS]], label %ck.fork.giveback, label %ck.fork.reserve
+; CHECK: ck.fork.giveback:
+; CHECK-NEXT: %[[BACK:.*]] = sub i32 %[[OFFERS]], %[[K]]
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[BACK]] seq_cst
+; CHECK-NEXT: br label %ck.fork.reserve
+; Save in the forker (thread 0): variables into the record, no memcpy.
+; CHECK: ck.fork.reserve:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
+; CHECK-NEXT: %[[BASE:.*]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[K]] seq_cst
+; CHECK-NEXT: %[[END:.*]] = add i32 %[[BASE]], %[[K]]
+; CHECK-NEXT: %[[INN:.*]] = icmp ult i32 %[[END]], %[[N]]
+; CHECK-NEXT: %[[LAST:.*]] = select i1 %[[INN]], i32 %[[END]], i32 %[[N]]
+; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
+; CHECK-NEXT: %[[SA:.*]] = getelementptr inbounds i32, i32* %a, i64 0
+; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %[[SA]], align 4
+; CHECK-NEXT: store i32 %[[SVA]], i32* %[[S0]], align 4
+; CHECK-NEXT: %[[SB:.*]] = bitcast [6 x i32]* %[[RECORD]] to i8*
+; CHECK-NEXT: %[[S4:.*]] = getelementptr inbounds i8, i8* %[[SB]], i64 4
+; CHECK-NEXT: %[[SC:.*]] = getelementptr inbounds i8, i8* %c, i64 0
+; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %[[SC]], align 1
+; CHECK-NEXT: store i8 %[[SVC]], i8* %[[S4]], align 1
+; CHECK-NOT: memcpy
+; CHECK: br label %ck.fork.next
+; CHECK: ck.fork.next:
+; CHECK-NEXT: %[[G:ck.new.group]] = phi i32 [ %[[BASE]], %ck.fork.reserve ]
+; CHECK-NEXT: %[[MORE:.*]] = icmp ult i32 %[[G]], %[[LAST]]
 ; ... then the record, word by word, and the resume id, into slot g.
 ; CHECK: ck.fork.publish:
 ; CHECK: %[[W0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
@@ -142,3 +192,7 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst, align 4
 ; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 6
 ; CHECK: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; CHECK: ck.fork.count:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 8
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[K]] seq_cst
+; NOMEMCPY-NOT: memcpy

@@ -1,0 +1,110 @@
+/*
+ * The driver-level workgroup scheduler: it owns a device's compute units
+ * (one worker thread each) and runs every work-group of every kernel on
+ * them, cooperative or not.
+ *
+ * Ordinary kernels have priority: their work-groups take free units in FIFO
+ * order, and when none is free the scheduler asks running cooperative
+ * kernels for units by raising their kill requests (never more than M-1 of
+ * a kernel). Units that no ordinary work wants go back to cooperative
+ * kernels with M < N as fork offers: the unit is *parked* for the kernel and
+ * waits, in scheduler code, for a work-group that request_fork publishes in
+ * the kernel's context (ck/context.h). A parked unit is taken back only if
+ * it can withdraw its offer first; once the kernel took the offer, the unit
+ * serves the fork.
+ *
+ * Policies (CK_POLICY, or ck_scheduler_options.policy):
+ *   default      as above
+ *   never        no kill requests, no fork offers: a cooperative kernel keeps
+ *                its initial units until it ends; ordinary work waits for
+ *                free units
+ *   random:SEED  a PRNG seeded with SEED decides, every few tens of
+ *                microseconds while a cooperative kernel runs, to post or
+ *                cancel kill requests and to offer idle units to forks, so
+ *                that kernels are killed and forked at random; ordinary work
+ *                keeps its priority
+ *   cap:K        the default policy with a unit cap of K (see below)
+ * The unit cap (energy throttling) limits how many units are in use; it can
+ * change while kernels run: lowering it gathers units back (kill requests,
+ * withdrawn offers), raising it hands units back to cooperative kernels.
+ * CK_CAP_FILE names a file holding a decimal cap, re-read every 50 ms.
+ * CK_TRACE=path writes a Chrome trace-event JSON file when the scheduler is
+ * destroyed: counter "active work-groups" per cooperative launch, complete
+ * events for every launch and for every gather.
+ */
+#ifndef CK_SCHEDULER_H
+#define CK_SCHEDULER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ck_scheduler;
+struct ck_launch;
+
+/* Runs work-group `group` of a launch, start to exit, on compute unit
+ * `unit` (in [0, units)); called on the unit's own thread. */
+typedef void (*ck_run_fn)(void *data, unsigned group, unsigned unit);
+
+struct ck_scheduler_options {
+   unsigned units;         /* compute units (worker threads), at least 1 */
+   const char *policy;     /* as CK_POLICY; NULL: the default policy */
+   const char *trace_path; /* as CK_TRACE; NULL: no trace */
+   const char *cap_file;   /* as CK_CAP_FILE; NULL: none */
+};
+
+/* A scheduler configured from CK_POLICY, CK_TRACE and CK_CAP_FILE; an invalid
+ * CK_POLICY is reported on stderr and replaced by the default policy. */
+struct ck_scheduler *ck_scheduler_create(unsigned units);
+/* NULL if options->policy is not a valid policy or units is 0. */
+struct ck_scheduler *ck_scheduler_create_with_options(const struct ck_scheduler_options *options);
+/* Every launch must have been waited for. Writes the trace, if any. */
+void ck_scheduler_destroy(struct ck_scheduler *scheduler);
+unsigned ck_scheduler_units(const struct ck_scheduler *scheduler);
+
+/* At most cap units in use (clamped to [1, units]); effective at once. */
+void ck_scheduler_set_unit_cap(struct ck_scheduler *scheduler, unsigned cap);
+
+/* An ordinary kernel of `groups` work-groups (0 completes at once). */
+struct ck_launch *ck_scheduler_launch(struct ck_scheduler *scheduler, ck_run_fn run, void *data,
+                                      unsigned groups);
+/* A cooperative kernel of at most max_groups work-groups. The scheduler
+ * initialises `context` (ck_context_bytes(max_groups) bytes, 4-aligned) when
+ * the launch starts, with M0 = min(max_groups, free units, cap), at least 1
+ * (if no unit is free the launch waits for one), and works on it until the
+ * launch completes: when every started work-group has returned and every
+ * published fork has started. */
+struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler, ck_run_fn run,
+                                                  void *data, uint32_t *context,
+                                                  uint32_t max_groups);
+
+#define CK_STATS_GATHER_TIMES 64
+
+struct ck_launch_stats {
+   uint64_t kills;        /* work-groups killed (the context's CK_KILLS) */
+   uint64_t forks;        /* work-groups forked (the context's CK_FORKS) */
+   uint32_t min_active;   /* M, sampled at every scheduler event of the launch */
+   uint32_t max_active;
+   uint32_t gathers;      /* completed gathers: the scheduler asked for units
+                             and the last of them was surrendered */
+   uint64_t gather_ns_total;
+   uint64_t gather_ns_max;
+   uint64_t gather_ns[CK_STATS_GATHER_TIMES]; /* the first gathers' times */
+   uint64_t queued_ns;    /* from the launch call to its first work-group */
+   uint64_t run_ns;       /* from its first work-group to completion */
+};
+
+/* Blocks until the launch completes, fills *stats unless NULL (the
+ * cooperative fields are 0 for an ordinary launch) and frees the launch. */
+void ck_launch_wait(struct ck_launch *launch, struct ck_launch_stats *stats);
+/* The same with a deadline: returns 1 when done (launch freed), 0 when the
+ * launch is still running after timeout_ns (launch still valid). */
+int ck_launch_wait_for(struct ck_launch *launch, uint64_t timeout_ns, struct ck_launch_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,730 @@
+// The workgroup scheduler (ck/scheduler.h).
+//
+// One mutex guards the scheduler's state; units take it only between
+// work-groups. The kernels' side of the protocol is lock-free atomics on the
+// launch context (ck/context.h), which the scheduler reads and writes with
+// std::atomic_ref. A parked unit polls its kernel's context without the lock.
+
+#include "ck/scheduler.h"
+
+#include "backoff.hpp"
+#include "ck/context.h"
+#include "ck/runtime.h"
+#include "policy.hpp"
+#include "trace.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/prctl.h>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic_ref<uint32_t> header_word(uint32_t *context, ck_context_word word)
+{
+   return std::atomic_ref<uint32_t>(context[word]);
+}
+
+std::atomic_ref<uint32_t> slot_word(uint32_t *context, uint32_t group, unsigned byte_offset)
+{
+   return std::atomic_ref<uint32_t>(
+      context[CK_HEADER_WORDS + (group * CK_SLOT_BYTES + byte_offset) / 4]);
+}
+
+uint64_t nanoseconds(Clock::duration duration)
+{
+   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(duration).count());
+}
+
+// Takes up to `most` from an atomic counter (std::atomic or std::atomic_ref);
+// returns how much it took.
+template <typename Counter>
+uint32_t take_up_to(Counter &&counter, uint32_t most)
+{
+   uint32_t value = counter.load();
+   uint32_t taken;
+   do
+      taken = std::min(value, most);
+   while (taken > 0 && !counter.compare_exchange_weak(value, value - taken));
+   return taken;
+}
+
+} // namespace
+
+struct ck_launch {
+   ck_scheduler *scheduler;
+   uint64_t id;
+   bool cooperative;
+   ck_run_fn run;
+   void *data;
+   Clock::time_point submitted, started, ended;
+   bool has_started = false;
+   bool done = false;
+
+   // Ordinary launches.
+   unsigned groups = 0;
+   unsigned next_group = 0;
+   unsigned finished_groups = 0;
+
+   // Cooperative launches.
+   uint32_t *context = nullptr;
+   uint32_t max_groups = 0;
+   unsigned running = 0;                      // units running one of its work-groups
+   unsigned parked = 0;                       // units parked with a fork offer
+   std::atomic<uint32_t> withdrawals_wanted{0}; // parked units asked to come back
+   std::atomic<uint32_t> forks_started{0};    // published forks claimed by parked units
+   std::atomic<bool> finished{false};         // nothing left to run: parked units leave
+   uint32_t kills_asked = 0;                  // kill requests not yet withdrawn or surrendered
+   uint32_t kills_surrendered = 0;            // returns of killed work-groups seen
+   std::optional<Clock::time_point> gather_start, last_surrender;
+   uint32_t traced_active = UINT32_MAX;
+   ck_launch_stats stats{};
+};
+
+struct ck_scheduler {
+public:
+   ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
+                std::string cap_file);
+   ~ck_scheduler();
+
+   unsigned units() const { return unsigned(units_.size()); }
+   void set_unit_cap(unsigned cap);
+   ck_launch *launch(ck_run_fn run, void *data, unsigned groups);
+   ck_launch *launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
+                                 uint32_t max_groups);
+   bool wait(ck_launch *launch, std::optional<Clock::duration> timeout, ck_launch_stats *stats);
+
+private:
+   struct Unit {
+      enum class Task { None, Ordinary, Group, Park, Exit };
+      unsigned index;
+      Task task = Task::None;
+      ck_launch *launch = nullptr;
+      unsigned group = 0;
+      std::condition_variable wake;
+      std::thread thread;
+   };
+   using Lock = std::unique_lock<std::mutex>;
+
+   void unit_main(Unit &unit);
+   void run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned group);
+   void serve_parked(Lock &lock, Unit &unit, ck_launch &kernel);
+   std::optional<uint32_t> claim_published_group(ck_launch &kernel);
+   bool try_withdraw(ck_launch &kernel);
+   void housekeeper_main();
+
+   // All below run with mutex_ held.
+   unsigned in_use() const { return unsigned(units_.size() - idle_.size()); }
+   void assign(Unit::Task task, ck_launch &launch, unsigned group);
+   void dispatch();
+   void start_cooperative(ck_launch &kernel);
+   void balance();
+   void offer_idle_units();
+   void post_kill_requests(ck_launch &kernel, uint32_t count);
+   void cancel_requests(uint32_t surplus);
+   uint32_t cancel_kill_requests(ck_launch &kernel, uint32_t most);
+   void make_random_decisions();
+   void note_return(ck_launch &kernel);
+   void end_gather(ck_launch &kernel);
+   void sample_active(ck_launch &kernel);
+   void finish_if_done(ck_launch &kernel);
+   void complete(ck_launch &launch);
+   bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
+
+   const ck::Policy policy_;
+   const std::string trace_path_, cap_file_;
+   const Clock::time_point origin_ = Clock::now();
+
+   std::mutex mutex_;
+   std::condition_variable launch_done_, housekeeper_wake_;
+   std::vector<std::unique_ptr<Unit>> units_;
+   std::vector<Unit *> idle_;
+   unsigned unit_cap_;
+   std::deque<ck_launch *> ordinary_queue_;    // launches with groups to hand out
+   std::deque<ck_launch *> cooperative_queue_; // launches waiting for a first unit
+   std::vector<ck_launch *> cooperative_running_;
+   uint64_t next_launch_id_ = 1;
+   std::mt19937_64 random_;
+   std::optional<ck::Trace> trace_;
+   bool stopping_ = false;
+   std::thread housekeeper_;
+};
+
+ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
+                           std::string cap_file)
+   : policy_(policy), trace_path_(std::move(trace_path)), cap_file_(std::move(cap_file)),
+     unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units),
+     random_(policy.seed)
+{
+   if (!trace_path_.empty())
+      trace_.emplace(origin_);
+   for (unsigned index = 0; index < units; ++index) {
+      units_.push_back(std::make_unique<Unit>());
+      units_.back()->index = index;
+      idle_.push_back(units_.back().get());
+   }
+   // Units are handed out from the back: unit 0 first.
+   std::reverse(idle_.begin(), idle_.end());
+   for (auto &unit : units_)
+      unit->thread = std::thread([this, &unit] { unit_main(*unit); });
+   if (policy_.kind == ck::Policy::Kind::Random || !cap_file_.empty())
+      housekeeper_ = std::thread([this] { housekeeper_main(); });
+}
+
+ck_scheduler::~ck_scheduler()
+{
+   {
+      Lock lock(mutex_);
+      stopping_ = true;
+      for (Unit *unit : idle_) {
+         unit->task = Unit::Task::Exit;
+         unit->wake.notify_one();
+      }
+      housekeeper_wake_.notify_all();
+   }
+   for (auto &unit : units_)
+      unit->thread.join();
+   if (housekeeper_.joinable())
+      housekeeper_.join();
+   if (trace_ && !trace_->write(trace_path_))
+      std::fprintf(stderr, "ck scheduler: cannot write the trace to %s\n", trace_path_.c_str());
+}
+
+void ck_scheduler::set_unit_cap(unsigned cap)
+{
+   Lock lock(mutex_);
+   unit_cap_ = std::clamp(cap, 1u, units());
+   dispatch();
+}
+
+ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
+{
+   auto *launch = new ck_launch{};
+   launch->scheduler = this;
+   launch->cooperative = false;
+   launch->run = run;
+   launch->data = data;
+   launch->groups = groups;
+   Lock lock(mutex_);
+   launch->id = next_launch_id_++;
+   launch->submitted = Clock::now();
+   if (groups == 0) {
+      launch->started = launch->submitted;
+      complete(*launch);
+      return launch;
+   }
+   ordinary_queue_.push_back(launch);
+   dispatch();
+   return launch;
+}
+
+ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
+                                            uint32_t max_groups)
+{
+   auto *kernel = new ck_launch{};
+   kernel->scheduler = this;
+   kernel->cooperative = true;
+   kernel->run = run;
+   kernel->data = data;
+   kernel->context = context;
+   kernel->max_groups = std::max(max_groups, 1u);
+   Lock lock(mutex_);
+   kernel->id = next_launch_id_++;
+   kernel->submitted = Clock::now();
+   cooperative_queue_.push_back(kernel);
+   dispatch();
+   housekeeper_wake_.notify_all();
+   return kernel;
+}
+
+bool ck_scheduler::wait(ck_launch *launch, std::optional<Clock::duration> timeout,
+                        ck_launch_stats *stats)
+{
+   Lock lock(mutex_);
+   const auto is_done = [launch] { return launch->done; };
+   if (timeout)
+      launch_done_.wait_for(lock, *timeout, is_done);
+   else
+      launch_done_.wait(lock, is_done);
+   if (!launch->done)
+      return false;
+   if (stats) {
+      *stats = launch->stats;
+      stats->queued_ns = nanoseconds(launch->started - launch->submitted);
+      stats->run_ns = nanoseconds(launch->ended - launch->started);
+   }
+   delete launch;
+   return true;
+}
+
+void ck_scheduler::unit_main(Unit &unit)
+{
+   Lock lock(mutex_);
+   for (;;) {
+      unit.wake.wait(lock, [&] { return unit.task != Unit::Task::None; });
+      if (unit.task == Unit::Task::Exit)
+         return;
+      ck_launch &launch = *unit.launch;
+      switch (unit.task) {
+      case Unit::Task::Ordinary:
+         lock.unlock();
+         launch.run(launch.data, unit.group, unit.index);
+         lock.lock();
+         if (++launch.finished_groups == launch.groups)
+            complete(launch);
+         break;
+      case Unit::Task::Group:
+         run_group(lock, unit, launch, unit.group);
+         break;
+      case Unit::Task::Park:
+         serve_parked(lock, unit, launch);
+         break;
+      case Unit::Task::None:
+      case Unit::Task::Exit:
+         break;
+      }
+      // The launch may be gone now.
+      unit.task = Unit::Task::None;
+      unit.launch = nullptr;
+      idle_.push_back(&unit);
+      dispatch();
+   }
+}
+
+void ck_scheduler::run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned group)
+{
+   lock.unlock();
+   kernel.run(kernel.data, group, unit.index);
+   lock.lock();
+   --kernel.running;
+   note_return(kernel);
+}
+
+void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
+{
+   lock.unlock();
+   ck::Backoff backoff;
+   std::optional<uint32_t> group;
+   while (!(group = claim_published_group(kernel)) && !try_withdraw(kernel))
+      backoff.pause();
+   lock.lock();
+   --kernel.parked;
+   if (!group) {
+      finish_if_done(kernel);
+      return;
+   }
+   // A withdrawal this unit can no longer make falls to the other parked
+   // units; none stays pending beyond them (it would count as coming).
+   const uint32_t wanted = kernel.withdrawals_wanted.load();
+   take_up_to(kernel.withdrawals_wanted, wanted - std::min(wanted, uint32_t(kernel.parked)));
+   ++kernel.running;
+   ++kernel.forks_started;
+   sample_active(kernel);
+   // Fewer parked units, a higher M: room for more offers or kill requests.
+   dispatch();
+   run_group(lock, unit, kernel, *group);
+}
+
+std::optional<uint32_t> ck_scheduler::claim_published_group(ck_launch &kernel)
+{
+   if (header_word(kernel.context, CK_FORKS_PUBLISHED).load() <= kernel.forks_started.load())
+      return std::nullopt;
+   const uint32_t active =
+      std::min(header_word(kernel.context, CK_ACTIVE_GROUPS).load(), kernel.max_groups);
+   // Forks publish at the top of [0, M): look there first.
+   for (uint32_t group = active; group-- > 0;) {
+      auto ready = slot_word(kernel.context, group, CK_SLOT_READY);
+      if (ready.load(std::memory_order_relaxed) != 0 && ready.exchange(0) != 0)
+         return group;
+   }
+   return std::nullopt;
+}
+
+bool ck_scheduler::try_withdraw(ck_launch &kernel)
+{
+   const bool asked = !kernel.finished.load();
+   if (asked && take_up_to(kernel.withdrawals_wanted, 1) == 0)
+      return false;
+   if (take_up_to(header_word(kernel.context, CK_FORK_OFFERS), 1) == 1)
+      return true;
+   // The kernel took the offer: this unit must serve the fork.
+   if (asked)
+      kernel.withdrawals_wanted.fetch_add(1);
+   return false;
+}
+
+void ck_scheduler::assign(Unit::Task task, ck_launch &launch, unsigned group)
+{
+   Unit &unit = *idle_.back();
+   idle_.pop_back();
+   unit.task = task;
+   unit.launch = &launch;
+   unit.group = group;
+   if (!launch.has_started) {
+      launch.has_started = true;
+      launch.started = Clock::now();
+   }
+   unit.wake.notify_one();
+}
+
+// Hands free units to waiting work, ordinary first, then asks cooperative
+// kernels for the units still wanted, then offers what is left to forks.
+void ck_scheduler::dispatch()
+{
+   while (!idle_.empty() && in_use() < unit_cap_) {
+      if (!ordinary_queue_.empty()) {
+         ck_launch &launch = *ordinary_queue_.front();
+         assign(Unit::Task::Ordinary, launch, launch.next_group++);
+         if (launch.next_group == launch.groups)
+            ordinary_queue_.pop_front();
+      } else if (!cooperative_queue_.empty()) {
+         ck_launch &kernel = *cooperative_queue_.front();
+         cooperative_queue_.pop_front();
+         start_cooperative(kernel);
+      } else {
+         break;
+      }
+   }
+   if (policy_.kind == ck::Policy::Kind::Never)
+      return;
+   balance();
+   offer_idle_units();
+}
+
+void ck_scheduler::start_cooperative(ck_launch &kernel)
+{
+   const uint32_t initial = std::min<uint32_t>(
+      {kernel.max_groups, uint32_t(idle_.size()), uint32_t(unit_cap_ - in_use())});
+   ck_context_init(kernel.context, kernel.max_groups, initial);
+   kernel.running = initial;
+   kernel.stats.min_active = kernel.stats.max_active = initial;
+   for (uint32_t group = 0; group < initial; ++group)
+      assign(Unit::Task::Group, kernel, group);
+   cooperative_running_.push_back(&kernel);
+   sample_active(kernel);
+}
+
+// Units wanted: one per unassigned ordinary work-group and per waiting
+// cooperative launch, plus those over the cap. Units coming: parked units
+// asked to withdraw and kill requests not yet surrendered.
+void ck_scheduler::balance()
+{
+   int64_t wanted = int64_t(cooperative_queue_.size()) +
+                    std::max<int64_t>(0, int64_t(in_use()) - int64_t(unit_cap_));
+   for (const ck_launch *launch : ordinary_queue_)
+      wanted += launch->groups - launch->next_group;
+   int64_t coming = 0;
+   for (const ck_launch *kernel : cooperative_running_)
+      if (live(*kernel))
+         coming += kernel->kills_asked + kernel->withdrawals_wanted.load();
+   int64_t need = wanted - coming;
+   if (need < 0) {
+      // Random keeps its kill requests; it cancels them at random.
+      if (policy_.kind == ck::Policy::Kind::Default)
+         cancel_requests(uint32_t(-need));
+      return;
+   }
+   for (ck_launch *kernel : cooperative_running_) {
+      if (need == 0 || !live(*kernel))
+         continue;
+      const int64_t withdrawable = int64_t(kernel->parked) - kernel->withdrawals_wanted.load();
+      const int64_t withdrawals = std::clamp<int64_t>(withdrawable, 0, need);
+      kernel->withdrawals_wanted.fetch_add(uint32_t(withdrawals));
+      need -= withdrawals;
+   }
+   for (ck_launch *kernel : cooperative_running_) {
+      if (need == 0 || !live(*kernel))
+         continue;
+      // Never more than M-1: work-group 0 stays.
+      const int64_t room =
+         int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 - kernel->kills_asked;
+      const int64_t kills = std::clamp<int64_t>(room, 0, need);
+      post_kill_requests(*kernel, uint32_t(kills));
+      need -= kills;
+   }
+}
+
+void ck_scheduler::offer_idle_units()
+{
+   for (ck_launch *kernel : cooperative_running_) {
+      if (!live(*kernel) || kernel->running == 0)
+         continue;
+      while (!idle_.empty() && in_use() < unit_cap_) {
+         // Offers never exceed N - M, so forks never take M past N.
+         const uint32_t active = header_word(kernel->context, CK_ACTIVE_GROUPS).load();
+         if (active + kernel->parked >= kernel->max_groups)
+            break;
+         if (policy_.kind == ck::Policy::Kind::Random && random_() % 2 == 0)
+            return;
+         ++kernel->parked;
+         header_word(kernel->context, CK_FORK_OFFERS).fetch_add(1);
+         assign(Unit::Task::Park, *kernel, 0);
+      }
+   }
+}
+
+void ck_scheduler::post_kill_requests(ck_launch &kernel, uint32_t count)
+{
+   if (count == 0)
+      return;
+   if (!kernel.gather_start) {
+      kernel.gather_start = Clock::now();
+      kernel.last_surrender.reset();
+   }
+   kernel.kills_asked += count;
+   header_word(kernel.context, CK_KILL_REQUESTS).fetch_add(count);
+}
+
+void ck_scheduler::cancel_requests(uint32_t surplus)
+{
+   for (ck_launch *kernel : cooperative_running_)
+      if (live(*kernel))
+         surplus -= take_up_to(kernel->withdrawals_wanted, surplus);
+   for (ck_launch *kernel : cooperative_running_)
+      if (live(*kernel))
+         surplus -= cancel_kill_requests(*kernel, surplus);
+}
+
+uint32_t ck_scheduler::cancel_kill_requests(ck_launch &kernel, uint32_t most)
+{
+   const uint32_t cancelled = take_up_to(header_word(kernel.context, CK_KILL_REQUESTS), most);
+   kernel.kills_asked -= cancelled;
+   if (cancelled > 0 && kernel.kills_asked == 0)
+      end_gather(kernel);
+   return cancelled;
+}
+
+void ck_scheduler::make_random_decisions()
+{
+   for (ck_launch *kernel : cooperative_running_) {
+      if (!live(*kernel))
+         continue;
+      switch (random_() % 8) {
+      case 0:
+      case 1:
+      case 2: {
+         const int64_t room = int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 -
+                              kernel->kills_asked;
+         if (room > 0)
+            post_kill_requests(*kernel, uint32_t(1 + random_() % room));
+         break;
+      }
+      case 3:
+         cancel_kill_requests(*kernel, UINT32_MAX);
+         break;
+      case 4:
+         kernel->withdrawals_wanted.store(kernel->parked);
+         break;
+      default:
+         break;
+      }
+   }
+}
+
+// A work-group of the kernel returned; if the kernel killed more work-groups
+// than have come back, count this unit as surrendered.
+void ck_scheduler::note_return(ck_launch &kernel)
+{
+   if (header_word(kernel.context, CK_KILLS).load() > kernel.kills_surrendered) {
+      ++kernel.kills_surrendered;
+      if (kernel.kills_asked > 0) {
+         kernel.last_surrender = Clock::now();
+         if (--kernel.kills_asked == 0)
+            end_gather(kernel);
+      }
+   }
+   sample_active(kernel);
+   finish_if_done(kernel);
+}
+
+// A gather lasts from the request for units to the last unit surrendered
+// for it; one whose requests were all cancelled before any unit came back
+// is not a gather.
+void ck_scheduler::end_gather(ck_launch &kernel)
+{
+   if (kernel.gather_start && kernel.last_surrender) {
+      const uint64_t elapsed = nanoseconds(*kernel.last_surrender - *kernel.gather_start);
+      ck_launch_stats &stats = kernel.stats;
+      if (stats.gathers < CK_STATS_GATHER_TIMES)
+         stats.gather_ns[stats.gathers] = elapsed;
+      ++stats.gathers;
+      stats.gather_ns_total += elapsed;
+      stats.gather_ns_max = std::max(stats.gather_ns_max, elapsed);
+      if (trace_)
+         trace_->gather(kernel.id, *kernel.gather_start, *kernel.last_surrender);
+   }
+   kernel.gather_start.reset();
+   kernel.last_surrender.reset();
+}
+
+void ck_scheduler::sample_active(ck_launch &kernel)
+{
+   const uint32_t active = header_word(kernel.context, CK_ACTIVE_GROUPS).load();
+   kernel.stats.min_active = std::min(kernel.stats.min_active, active);
+   kernel.stats.max_active = std::max(kernel.stats.max_active, active);
+   if (trace_ && active != kernel.traced_active) {
+      trace_->active_groups(kernel.id, Clock::now(), active);
+      kernel.traced_active = active;
+   }
+}
+
+// Only a running work-group publishes forks, so once none runs and every
+// published fork has started, nothing more can happen.
+void ck_scheduler::finish_if_done(ck_launch &kernel)
+{
+   if (live(kernel) && kernel.running == 0 &&
+       header_word(kernel.context, CK_FORKS_PUBLISHED).load() == kernel.forks_started.load()) {
+      kernel.finished.store(true);
+      kernel.withdrawals_wanted.store(0);
+      kernel.kills_asked = 0;
+      end_gather(kernel);
+   }
+   // Parked units still read the context until they have withdrawn.
+   if (!live(kernel) && kernel.parked == 0 && !kernel.done)
+      complete(kernel);
+}
+
+void ck_scheduler::complete(ck_launch &launch)
+{
+   launch.ended = Clock::now();
+   launch.done = true;
+   if (launch.cooperative) {
+      launch.stats.kills = header_word(launch.context, CK_KILLS).load();
+      launch.stats.forks = header_word(launch.context, CK_FORKS).load();
+      cooperative_running_.erase(
+         std::find(cooperative_running_.begin(), cooperative_running_.end(), &launch));
+   }
+   if (trace_) {
+      const std::string name = std::string(launch.cooperative ? "cooperative" : "ordinary") +
+                               " launch " + std::to_string(launch.id) + " (" +
+                               std::to_string(launch.cooperative ? launch.max_groups
+                                                                 : launch.groups) +
+                               " groups)";
+      trace_->launch(launch.id, launch.cooperative, name, launch.started, launch.ended);
+      if (launch.cooperative)
+         trace_->active_groups(launch.id, launch.ended, 0);
+   }
+   launch_done_.notify_all();
+}
+
+// Random decisions every few tens of microseconds while a cooperative kernel
+// runs (random policy), and the cap file every 50 ms.
+void ck_scheduler::housekeeper_main()
+{
+   prctl(PR_SET_TIMERSLACK, 1UL); // short sleeps that last what they say
+   const auto cap_period = std::chrono::milliseconds(50);
+   Clock::time_point next_cap_read = Clock::now();
+   std::uniform_int_distribution<int> random_pause_us(10, 100);
+   Lock lock(mutex_);
+   while (!stopping_) {
+      if (!cap_file_.empty() && Clock::now() >= next_cap_read) {
+         next_cap_read = Clock::now() + cap_period;
+         lock.unlock();
+         unsigned cap = 0;
+         std::ifstream(cap_file_) >> cap;
+         lock.lock();
+         if (cap > 0 && std::clamp(cap, 1u, units()) != unit_cap_) {
+            unit_cap_ = std::clamp(cap, 1u, units());
+            dispatch();
+         }
+      }
+      const bool randomizing =
+         policy_.kind == ck::Policy::Kind::Random && !cooperative_running_.empty();
+      if (randomizing) {
+         make_random_decisions();
+         dispatch();
+         const auto pause = std::chrono::microseconds(random_pause_us(random_));
+         lock.unlock();
+         std::this_thread::sleep_for(pause);
+         lock.lock();
+      } else {
+         housekeeper_wake_.wait_for(lock, cap_period);
+      }
+   }
+}
+
+namespace {
+
+ck_scheduler *create(unsigned units, const ck::Policy &policy, const char *trace_path,
+                     const char *cap_file)
+{
+   return new ck_scheduler(units, policy, trace_path ? trace_path : "",
+                           cap_file ? cap_file : "");
+}
+
+} // namespace
+
+extern "C" {
+
+ck_scheduler *ck_scheduler_create(unsigned units)
+{
+   ck::Policy policy;
+   if (const char *text = std::getenv("CK_POLICY")) {
+      if (const auto parsed = ck::parse_policy(text))
+         policy = *parsed;
+      else
+         std::fprintf(stderr, "ck scheduler: invalid CK_POLICY '%s', using 'default'\n", text);
+   }
+   return create(std::max(units, 1u), policy, std::getenv("CK_TRACE"), std::getenv("CK_CAP_FILE"));
+}
+
+ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *options)
+{
+   const auto policy = ck::parse_policy(options->policy ? options->policy : "default");
+   if (!policy || options->units == 0)
+      return nullptr;
+   return create(options->units, *policy, options->trace_path, options->cap_file);
+}
+
+void ck_scheduler_destroy(ck_scheduler *scheduler)
+{
+   delete scheduler;
+}
+
+unsigned ck_scheduler_units(const ck_scheduler *scheduler)
+{
+   return scheduler->units();
+}
+
+void ck_scheduler_set_unit_cap(ck_scheduler *scheduler, unsigned cap)
+{
+   scheduler->set_unit_cap(cap);
+}
+
+ck_launch *ck_scheduler_launch(ck_scheduler *scheduler, ck_run_fn run, void *data, unsigned groups)
+{
+   return scheduler->launch(run, data, groups);
+}
+
+ck_launch *ck_scheduler_launch_cooperative(ck_scheduler *scheduler, ck_run_fn run, void *data,
+                                           uint32_t *context, uint32_t max_groups)
+{
+   return scheduler->launch_cooperative(run, data, context, max_groups);
+}
+
+void ck_launch_wait(ck_launch *launch, ck_launch_stats *stats)
+{
+   launch->scheduler->wait(launch, std::nullopt, stats);
+}
+
+int ck_launch_wait_for(ck_launch *launch, uint64_t timeout_ns, ck_launch_stats *stats)
+{
+   return launch->scheduler->wait(launch, std::chrono::nanoseconds(timeout_ns), stats);
+}
+
+} // extern "C"

@@ -1,0 +1,48 @@
+// The scheduler's occupancy trace, written as Chrome trace-event JSON
+// (chrome://tracing, Perfetto).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ck {
+
+class Trace {
+public:
+   using Clock = std::chrono::steady_clock;
+
+   explicit Trace(Clock::time_point origin) : origin_(origin) {}
+
+   // Counter "active work-groups" of a cooperative launch.
+   void active_groups(std::uint64_t launch, Clock::time_point when, std::uint32_t active);
+   // A whole launch. Gathers belong to a launch and lie within it.
+   void launch(std::uint64_t launch, bool cooperative, std::string name, Clock::time_point start,
+               Clock::time_point end);
+   void gather(std::uint64_t launch, Clock::time_point start, Clock::time_point end);
+
+   // False if the file cannot be written.
+   bool write(const std::string &path) const;
+
+private:
+   struct Counter {
+      std::uint64_t launch;
+      Clock::time_point when;
+      std::uint32_t active;
+   };
+   struct Span {
+      std::uint64_t launch;
+      bool cooperative;
+      std::string name;
+      Clock::time_point start, end;
+   };
+
+   double microseconds(Clock::time_point when) const;
+
+   Clock::time_point origin_;
+   std::vector<Counter> counters_;
+   std::vector<Span> launches_, gathers_;
+};
+
+} // namespace ck

@@ -1,0 +1,212 @@
+// A C++ simulation of the kernel side of cooperative kernels: the protocol
+// that the compiler generates on the launch context (ck/context.h; see
+// src/compiler/Lowering.cpp), for
+// work-groups of one thread each, so that the scheduler can be tested
+// without a device. Waits back off like the driver's waits do.
+#pragma once
+
+#include "backoff.hpp"
+#include "ck/context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace ck::sim {
+
+// A launch context buffer of ck_context_bytes(max_groups) bytes.
+class Context {
+public:
+   explicit Context(uint32_t max_groups) : words_(ck_context_bytes(max_groups) / 4) {}
+
+   uint32_t *data() { return words_.data(); }
+
+   std::atomic_ref<uint32_t> word(ck_context_word word) { return std::atomic_ref(words_[word]); }
+
+   std::atomic_ref<uint32_t> slot_word(uint32_t group, unsigned byte_offset)
+   {
+      return std::atomic_ref(words_[CK_HEADER_WORDS + (group * CK_SLOT_BYTES + byte_offset) / 4]);
+   }
+
+private:
+   std::vector<uint32_t> words_;
+};
+
+// One work-group of a cooperative kernel.
+class WorkGroup {
+public:
+   WorkGroup(Context &context, uint32_t id) : context_(context), id_(id) {}
+
+   uint32_t id() const { return id_; }
+   // get_num_groups(0): M.
+   uint32_t num_groups() { return context_.word(CK_ACTIVE_GROUPS).load(); }
+   // 0 for a work-group that starts at the top of the kernel, else the
+   // resume id of the fork point where it joins.
+   uint32_t resume_point() { return context_.slot_word(id_, CK_SLOT_RESUME_POINT).load(); }
+
+   template <typename Record>
+   Record transmitted()
+   {
+      static_assert(std::is_trivially_copyable_v<Record> && sizeof(Record) % 4 == 0 &&
+                    sizeof(Record) <= CK_TRANSMIT_MAX_BYTES);
+      uint32_t words[sizeof(Record) / 4];
+      for (unsigned i = 0; i < sizeof(Record) / 4; ++i)
+         words[i] = context_.slot_word(id_, CK_SLOT_TRANSMIT + 4 * i).load();
+      Record record;
+      std::memcpy(&record, words, sizeof(Record));
+      return record;
+   }
+
+   // True: the scheduler killed this work-group, which must return now.
+   bool offer_kill()
+   {
+      if (context_.word(CK_KILL_REQUESTS).load() == 0)
+         return false;
+      return kill_slow_path();
+   }
+
+   // Returns k, the number of work-groups forked; they start at resume_id
+   // with `transmit` as their record.
+   template <typename Record>
+   uint32_t request_fork(uint32_t resume_id, const Record &transmit)
+   {
+      static_assert(std::is_trivially_copyable_v<Record> && sizeof(Record) % 4 == 0 &&
+                    sizeof(Record) <= CK_TRANSMIT_MAX_BYTES);
+      if (context_.word(CK_FORK_OFFERS).load() == 0)
+         return 0;
+      const uint32_t offers = context_.word(CK_FORK_OFFERS).exchange(0);
+      const uint32_t max_groups = context_.word(CK_MAX_GROUPS).load();
+      const uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
+      const uint32_t forks = std::min(offers, max_groups > active ? max_groups - active : 0);
+      if (offers > forks)
+         context_.word(CK_FORK_OFFERS).fetch_add(offers - forks);
+      const uint32_t base = context_.word(CK_ACTIVE_GROUPS).fetch_add(forks);
+      if (base + forks > max_groups) {
+         std::fprintf(stderr, "simulated kernel: forks took M to %u, past N = %u\n", base + forks,
+                      max_groups);
+         std::abort();
+      }
+      uint32_t words[sizeof(Record) / 4];
+      std::memcpy(words, &transmit, sizeof(Record));
+      for (uint32_t group = base; group < base + forks; ++group) {
+         for (unsigned i = 0; i < sizeof(Record) / 4; ++i)
+            context_.slot_word(group, CK_SLOT_TRANSMIT + 4 * i).store(words[i], std::memory_order_relaxed);
+         context_.slot_word(group, CK_SLOT_RESUME_POINT).store(resume_id, std::memory_order_relaxed);
+         context_.slot_word(group, CK_SLOT_READY).store(1, std::memory_order_release);
+         context_.word(CK_FORKS_PUBLISHED).fetch_add(1);
+      }
+      context_.word(CK_FORKS).fetch_add(forks);
+      return forks;
+   }
+
+   // Deviation from the protocol as first specified, which counted arrivals
+   // in CK_BARRIER_ARRIVED and released by CAS(arrived -> 0) then bumping a
+   // separate generation word (header word 5): a waiter delayed between
+   // reading `arrived` and its CAS could succeed against the *next*
+   // barrier's count when forks had raised M in between (ABA), releasing
+   // that barrier early (wrong results in about 1 of 50 relaxation runs).
+   // Here the generation lives in the high bits of the same word
+   // (CK_BARRIER_GENERATION_SHIFT), so a stale CAS fails; word 5 is unused.
+   void global_barrier()
+   {
+      auto barrier = context_.word(CK_BARRIER_ARRIVED);
+      const uint32_t generation = barrier.fetch_add(1) >> CK_BARRIER_GENERATION_SHIFT;
+      Backoff backoff;
+      for (;;) {
+         uint32_t state = barrier.load();
+         if (state >> CK_BARRIER_GENERATION_SHIFT != generation)
+            return;
+         // M can drop while we wait: the top work-group may be killed.
+         const uint32_t arrived = state & CK_BARRIER_COUNT_MASK;
+         if (arrived >= context_.word(CK_ACTIVE_GROUPS).load() &&
+             barrier.compare_exchange_strong(state, (generation + 1) << CK_BARRIER_GENERATION_SHIFT))
+            return;
+         backoff.pause();
+      }
+   }
+
+   // True: killed. Work-groups forked here start at resume_id and call
+   // join_resizing_barrier().
+   template <typename Record>
+   bool resizing_global_barrier(uint32_t resume_id, const Record &transmit)
+   {
+      global_barrier();
+      if (id_ == 0) {
+         request_fork(resume_id, transmit);
+         context_.word(CK_RESIZE_KILLS).store(context_.word(CK_KILL_REQUESTS).load());
+      }
+      return join_resizing_barrier();
+   }
+
+   // The rest of a resizing barrier, from where forked work-groups join it.
+   //
+   // Deviation from the protocol as first specified (barrier, fork, barrier,
+   // kills): survivors left before the doomed work-groups were gone, so
+   // get_num_groups() right after the barrier could still count them, and a
+   // kernel that splits work by M lost that work (the relaxation stress test
+   // gave wrong results for every seed). A third barrier, which completes
+   // only once M has dropped to the survivors, restores the semantics.
+   bool join_resizing_barrier()
+   {
+      global_barrier();
+      if (resize_kills())
+         return true;
+      global_barrier();
+      return false;
+   }
+
+   // Work-groups [M - W, M), never work-group 0, offer to be killed until
+   // they are, no kill is requested any more, or W is 0.
+   //
+   // Deviation from the protocol as first specified (offer while kills are
+   // requested): when the top work-group stopped un-killed because
+   // CK_KILL_REQUESTS dropped to 0 and new requests arrived before a lower
+   // doomed work-group saw the 0, that one spun forever: only the top
+   // work-group can be killed, and it waits at the next barrier. Here a
+   // work-group that stops un-killed sets W to 0, which stops the others.
+   bool resize_kills()
+   {
+      const uint32_t kills = context_.word(CK_RESIZE_KILLS).load();
+      const uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
+      if (id_ == 0 || uint64_t(id_) + kills < active)
+         return false;
+      Backoff backoff;
+      while (context_.word(CK_KILL_REQUESTS).load() != 0 &&
+             context_.word(CK_RESIZE_KILLS).load() != 0) {
+         if (kill_slow_path())
+            return true;
+         backoff.pause();
+      }
+      context_.word(CK_RESIZE_KILLS).store(0);
+      return false;
+   }
+
+private:
+   bool kill_slow_path()
+   {
+      uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
+      if (id_ == 0 || id_ + 1 != active)
+         return false;
+      uint32_t requests = context_.word(CK_KILL_REQUESTS).load();
+      do
+         if (requests == 0)
+            return false;
+      while (!context_.word(CK_KILL_REQUESTS).compare_exchange_weak(requests, requests - 1));
+      if (!context_.word(CK_ACTIVE_GROUPS).compare_exchange_strong(active, active - 1)) {
+         context_.word(CK_KILL_REQUESTS).fetch_add(1);
+         return false;
+      }
+      context_.word(CK_KILLS).fetch_add(1);
+      return true;
+   }
+
+   Context &context_;
+   uint32_t id_;
+};
+
+} // namespace ck::sim

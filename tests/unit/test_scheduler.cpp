@@ -1,0 +1,540 @@
+// Unit tests of the workgroup scheduler (ck/scheduler.h) with simulated
+// kernels.
+
+#include "json.hpp"
+#include "policy.hpp"
+#include "test_kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace ck::test {
+namespace {
+
+// Each work-group notes M at its start and exits.
+struct ActiveRecorder {
+   explicit ActiveRecorder(uint32_t max_groups) : context(max_groups), seen_active(max_groups) {}
+   void run(unsigned id, unsigned)
+   {
+      sim::WorkGroup group(context, id);
+      seen_active[id].store(group.num_groups());
+      if (context.word(CK_KILL_REQUESTS).load() != 0)
+         kill_requests_seen.fetch_add(1);
+   }
+   sim::Context context;
+   std::vector<std::atomic<uint32_t>> seen_active;
+   std::atomic<unsigned> kill_requests_seen{0};
+};
+
+// Ordinary work-groups that wait for a gate to open.
+struct GatedKernel {
+   void run(unsigned, unsigned)
+   {
+      entered.fetch_add(1);
+      if (!eventually([&] { return open.load(); }, 20s)) {
+         std::fprintf(stderr, "FATAL: gate never opened\n");
+         std::abort();
+      }
+   }
+   std::atomic<bool> open{false};
+   std::atomic<unsigned> entered{0};
+};
+
+// A cooperative kernel that offers kills and requests forks until stopped,
+// checking the transmit records of the work-groups it forks.
+struct Spinner {
+   static constexpr uint32_t resume_after_fork = 1;
+   static constexpr uint32_t magic = 0xc0ffee42;
+   struct Record {
+      uint32_t magic, forker, sequence, active;
+   };
+
+   explicit Spinner(uint32_t max_groups) : context(max_groups) {}
+
+   void run(unsigned id, unsigned)
+   {
+      sim::WorkGroup group(context, id);
+      tracker.enter(group);
+      running.fetch_add(1);
+      if (group.resume_point() == resume_after_fork) {
+         const auto record = group.transmitted<Record>();
+         // The forker was active below the new ids.
+         if (record.magic != magic || record.forker >= id || record.active > id)
+            bad_records.fetch_add(1);
+         forked_starts.fetch_add(1);
+      }
+      Backoff backoff;
+      uint32_t sequence = 0;
+      while (!stop.load()) {
+         if (group.offer_kill()) {
+            killed_ids_sum.fetch_add(id);
+            break;
+         }
+         group.request_fork(resume_after_fork, Record{magic, id, sequence++, group.num_groups()});
+         backoff.pause();
+      }
+      running.fetch_sub(1);
+   }
+
+   uint32_t active() { return context.word(CK_ACTIVE_GROUPS).load(); }
+
+   sim::Context context;
+   GroupTracker tracker;
+   std::atomic<bool> stop{false};
+   std::atomic<unsigned> running{0}, forked_starts{0}, bad_records{0};
+   std::atomic<uint64_t> killed_ids_sum{0};
+};
+
+TEST(Policy, Parses)
+{
+   EXPECT_EQ(parse_policy("default")->kind, Policy::Kind::Default);
+   EXPECT_EQ(parse_policy("never")->kind, Policy::Kind::Never);
+   const auto random = parse_policy("random:12345");
+   ASSERT_TRUE(random);
+   EXPECT_EQ(random->kind, Policy::Kind::Random);
+   EXPECT_EQ(random->seed, 12345u);
+   const auto cap = parse_policy("cap:3");
+   ASSERT_TRUE(cap);
+   EXPECT_EQ(cap->kind, Policy::Kind::Default);
+   EXPECT_EQ(cap->unit_cap, 3u);
+   for (const char *invalid : {"", "Default", "random", "random:", "random:x", "random:1x",
+                               "cap:", "cap:0", "cap:-1", "never:1", "sometimes"})
+      EXPECT_FALSE(parse_policy(invalid)) << invalid;
+}
+
+TEST(Policy, InvalidOptionsGiveNoScheduler)
+{
+   EXPECT_EQ(make_scheduler(2, "random:"), nullptr);
+   EXPECT_EQ(make_scheduler(0, "default"), nullptr);
+   EXPECT_NE(make_scheduler(2, "cap:1"), nullptr);
+}
+
+TEST(Policy, EnvironmentConfiguresTheScheduler)
+{
+   setenv("CK_POLICY", "bogus", 1);
+   ck_scheduler *scheduler = ck_scheduler_create(3); // warns, uses the default
+   unsetenv("CK_POLICY");
+   ASSERT_NE(scheduler, nullptr);
+   EXPECT_EQ(ck_scheduler_units(scheduler), 3u);
+   CountingKernel kernel(5);
+   wait_or_die(ck_scheduler_launch(scheduler, run_kernel<CountingKernel>, &kernel, 5));
+   ck_scheduler_destroy(scheduler);
+}
+
+TEST(Ordinary, EveryGroupRunsOnce)
+{
+   auto scheduler = make_scheduler(3, "default");
+   CountingKernel kernel(1000);
+   const ck_launch_stats stats =
+      wait_or_die(ck_scheduler_launch(scheduler.get(), run_kernel<CountingKernel>, &kernel, 1000));
+   for (const auto &runs : kernel.runs)
+      ASSERT_EQ(runs.load(), 1u);
+   EXPECT_EQ(stats.kills, 0u);
+   wait_or_die(ck_scheduler_launch(scheduler.get(), run_kernel<CountingKernel>, &kernel, 0));
+}
+
+TEST(Ordinary, LaunchesFromManyHostThreads)
+{
+   auto scheduler = make_scheduler(4, "default");
+   std::vector<std::thread> hosts;
+   std::atomic<unsigned> failures{0};
+   for (int host = 0; host < 8; ++host)
+      hosts.emplace_back([&] {
+         for (int launch = 0; launch < 50; ++launch) {
+            CountingKernel kernel(7);
+            wait_or_die(ck_scheduler_launch(scheduler.get(), run_kernel<CountingKernel>, &kernel, 7));
+            for (const auto &runs : kernel.runs)
+               if (runs.load() != 1)
+                  failures.fetch_add(1);
+         }
+      });
+   for (auto &host : hosts)
+      host.join();
+   EXPECT_EQ(failures.load(), 0u);
+}
+
+TEST(Cooperative, StartsWithMinOfMaxGroupsAndFreeUnits)
+{
+   for (const char *policy : {"never", "default"}) {
+      auto scheduler = make_scheduler(4, policy);
+      for (const uint32_t max_groups : {1u, 2u, 4u, 9u}) {
+         ActiveRecorder kernel(max_groups);
+         const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+            scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), max_groups));
+         const uint32_t initial = std::min(max_groups, 4u);
+         EXPECT_EQ(stats.min_active, initial) << policy;
+         EXPECT_EQ(stats.max_active, initial) << policy;
+         for (uint32_t id = 0; id < max_groups; ++id)
+            EXPECT_EQ(kernel.seen_active[id].load(), id < initial ? initial : 0) << policy;
+         // The fast path: nothing asked.
+         EXPECT_EQ(kernel.kill_requests_seen.load(), 0u);
+         EXPECT_EQ(kernel.context.word(CK_KILL_REQUESTS).load(), 0u);
+         EXPECT_EQ(kernel.context.word(CK_FORK_OFFERS).load(), 0u) << "offers left behind";
+      }
+   }
+}
+
+TEST(Cooperative, WaitsForAFreeUnit)
+{
+   auto scheduler = make_scheduler(2, "never");
+   GatedKernel gated;
+   ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
+   require_eventually([&] { return gated.entered.load() == 2; }, "ordinary work-groups entered");
+   ActiveRecorder kernel(3);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 3);
+   std::this_thread::sleep_for(50ms);
+   EXPECT_EQ(kernel.seen_active[0].load(), 0u) << "started without a free unit";
+   gated.open.store(true);
+   wait_or_die(ordinary);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_GE(stats.min_active, 1u);
+   EXPECT_GE(kernel.seen_active[0].load(), 1u);
+}
+
+TEST(Cooperative, FastPathUnderPolicyNever)
+{
+   auto scheduler = make_scheduler(4, "never");
+   WorkStealing kernel(8, 3000);
+   GatedKernel gated;
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<WorkStealing>, &kernel, kernel.context.data(), 8);
+   // Ordinary work waits for free units instead of gathering them.
+   gated.open.store(true);
+   ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   wait_or_die(ordinary);
+   EXPECT_TRUE(kernel.every_task_done_once());
+   EXPECT_EQ(stats.kills, 0u);
+   EXPECT_EQ(stats.forks, 0u);
+   EXPECT_EQ(stats.min_active, 4u);
+   EXPECT_EQ(kernel.tracker.violations(), 0u);
+}
+
+TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
+{
+   auto scheduler = make_scheduler(4, "default");
+   Spinner kernel(4);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4);
+   require_eventually([&] { return kernel.running.load() == 4; },
+                      "kernel.running.load() == 4", &kernel.context);
+
+   // Two ordinary work-groups that stay until the test lets them go: the
+   // kernel must give up its two top work-groups.
+   GatedKernel gated;
+   ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
+   require_eventually([&] { return gated.entered.load() == 2; }, "ordinary work-groups entered");
+   EXPECT_EQ(kernel.active(), 2u);
+   EXPECT_EQ(kernel.killed_ids_sum.load(), 3u + 2u) << "only the top work-groups are killed";
+   gated.open.store(true);
+   wait_or_die(ordinary);
+
+   // Freed units go back to the kernel through forks of ids 2 and 3.
+   require_eventually([&] { return kernel.active() == 4 && kernel.running.load() == 4; },
+                      "kernel.active() == 4 && kernel.running.load() == 4", &kernel.context);
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(stats.kills, 2u);
+   EXPECT_EQ(stats.forks, 2u);
+   EXPECT_EQ(kernel.forked_starts.load(), 2u);
+   EXPECT_EQ(kernel.bad_records.load(), 0u);
+   EXPECT_EQ(kernel.tracker.violations(), 0u);
+   EXPECT_EQ(stats.min_active, 2u);
+   EXPECT_EQ(stats.max_active, 4u);
+   EXPECT_EQ(stats.gathers, 1u);
+   EXPECT_GT(stats.gather_ns[0], 0u);
+   EXPECT_EQ(stats.gather_ns_total, stats.gather_ns[0]);
+   std::printf("gather of 2 units from a kernel offering every ~200 us: %.1f us\n",
+               stats.gather_ns[0] / 1e3);
+}
+
+// A kernel whose work-group 0 forks the others and leaves at once: the
+// launch still completes only after every forked work-group has run.
+struct ForkAndLeave {
+   static constexpr uint32_t resume_after_fork = 7;
+   struct Record {
+      uint32_t words[20];
+   };
+
+   explicit ForkAndLeave(uint32_t max_groups) : context(max_groups)
+   {
+      for (uint32_t i = 0; i < 20; ++i)
+         record.words[i] = 1000 + i * 7;
+   }
+
+   void run(unsigned id, unsigned)
+   {
+      sim::WorkGroup group(context, id);
+      tracker.enter(group);
+      if (group.resume_point() == resume_after_fork) {
+         const Record received = group.transmitted<Record>();
+         if (std::memcmp(&received, &record, sizeof record) != 0)
+            bad_records.fetch_add(1);
+         std::this_thread::sleep_for(20ms);
+         forked_done.fetch_add(1);
+      } else if (id == 0) {
+         uint32_t forked = 0;
+         if (!eventually([&] { return (forked += group.request_fork(resume_after_fork, record)) ==
+                                      context.word(CK_MAX_GROUPS).load() - 1; })) {
+            std::fprintf(stderr, "FATAL: no forks offered\n");
+            std::abort();
+         }
+      }
+   }
+
+   sim::Context context;
+   GroupTracker tracker;
+   Record record;
+   std::atomic<unsigned> forked_done{0}, bad_records{0};
+};
+
+TEST(Cooperative, CompletesOnlyAfterPublishedForksRan)
+{
+   auto scheduler = make_scheduler(4, "default");
+   GatedKernel gated;
+   ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 3);
+   require_eventually([&] { return gated.entered.load() == 3; }, "ordinary work-groups entered");
+   ForkAndLeave kernel(4);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ForkAndLeave>, &kernel, kernel.context.data(), 4);
+   gated.open.store(true);
+   wait_or_die(ordinary);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(kernel.forked_done.load(), 3u);
+   EXPECT_EQ(kernel.bad_records.load(), 0u);
+   EXPECT_EQ(kernel.tracker.violations(), 0u);
+   EXPECT_EQ(stats.forks, 3u);
+   EXPECT_EQ(stats.min_active, 1u);
+   EXPECT_EQ(stats.max_active, 4u);
+}
+
+TEST(Cooperative, UnitCapGathersUnitsAndGivesThemBack)
+{
+   auto scheduler = make_scheduler(4, "default");
+   Spinner kernel(4);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4);
+   require_eventually([&] { return kernel.running.load() == 4; },
+                      "kernel.running.load() == 4", &kernel.context);
+   ck_scheduler_set_unit_cap(scheduler.get(), 1);
+   require_eventually([&] { return kernel.active() == 1 && kernel.running.load() == 1; },
+                      "kernel.active() == 1 && kernel.running.load() == 1", &kernel.context);
+   // Units over the cap stay idle: no offers come back.
+   std::this_thread::sleep_for(20ms);
+   EXPECT_EQ(kernel.active(), 1u);
+   EXPECT_EQ(kernel.context.word(CK_FORK_OFFERS).load(), 0u);
+   ck_scheduler_set_unit_cap(scheduler.get(), 3);
+   require_eventually([&] { return kernel.active() == 3 && kernel.running.load() == 3; },
+                      "kernel.active() == 3 && kernel.running.load() == 3", &kernel.context);
+   std::this_thread::sleep_for(20ms);
+   EXPECT_EQ(kernel.active(), 3u);
+   ck_scheduler_set_unit_cap(scheduler.get(), 100); // clamped to 4
+   require_eventually([&] { return kernel.active() == 4; },
+                      "kernel.active() == 4", &kernel.context);
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(stats.kills, 3u);
+   EXPECT_EQ(stats.forks, 3u);
+   EXPECT_EQ(stats.gathers, 1u);
+   EXPECT_EQ(kernel.tracker.violations(), 0u);
+}
+
+TEST(Cooperative, CapPolicyLimitsTheInitialUnits)
+{
+   auto scheduler = make_scheduler(4, "cap:2");
+   ActiveRecorder kernel(4);
+   const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 4));
+   EXPECT_EQ(stats.max_active, 2u);
+}
+
+TEST(Cooperative, CapFileSetsTheCap)
+{
+   char path[] = "/tmp/ck-cap-XXXXXX";
+   const int fd = mkstemp(path);
+   ASSERT_GE(fd, 0);
+   close(fd);
+   std::ofstream(path) << "1\n";
+   const ck_scheduler_options options{4, "default", nullptr, path};
+   SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
+   ASSERT_TRUE(eventually([&] {
+      ActiveRecorder probe(4);
+      const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+         scheduler.get(), run_kernel<ActiveRecorder>, &probe, probe.context.data(), 4));
+      return stats.max_active == 1;
+   }));
+   std::ofstream(path) << "3\n";
+   ASSERT_TRUE(eventually([&] {
+      ActiveRecorder probe(4);
+      const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+         scheduler.get(), run_kernel<ActiveRecorder>, &probe, probe.context.data(), 4));
+      return stats.max_active == 3;
+   }));
+   std::remove(path);
+}
+
+TEST(Cooperative, SeveralKernelsShareTheUnits)
+{
+   auto scheduler = make_scheduler(4, "default");
+   std::vector<std::unique_ptr<WorkStealing>> kernels;
+   std::vector<ck_launch *> launches;
+   for (int i = 0; i < 3; ++i) {
+      kernels.push_back(std::make_unique<WorkStealing>(4, 4000));
+      launches.push_back(ck_scheduler_launch_cooperative(scheduler.get(), run_kernel<WorkStealing>,
+                                                         kernels.back().get(),
+                                                         kernels.back()->context.data(), 4));
+   }
+   for (std::size_t i = 0; i < kernels.size(); ++i) {
+      wait_or_die(launches[i]);
+      EXPECT_TRUE(kernels[i]->every_task_done_once());
+      EXPECT_EQ(kernels[i]->tracker.violations(), 0u);
+   }
+}
+
+// The kill loop of a resizing barrier (simulated kernel side). Work-groups
+// 1 and 2 of M = 3 are doomed (W = 2); only the top one can be killed.
+struct ResizeKills {
+   ResizeKills() : context(4)
+   {
+      context.word(CK_MAX_GROUPS).store(4);
+      context.word(CK_ACTIVE_GROUPS).store(3);
+      context.word(CK_RESIZE_KILLS).store(2);
+   }
+   // Runs resize_kills() of `id` on a thread; returns whether it was killed.
+   bool run(uint32_t id, const std::function<void()> &meanwhile = [] {})
+   {
+      std::atomic<int> killed{-1};
+      std::thread thread([&] { killed.store(sim::WorkGroup(context, id).resize_kills()); });
+      meanwhile();
+      require_eventually([&] { return killed.load() != -1; }, "resize_kills() returns", &context);
+      thread.join();
+      return killed.load() == 1;
+   }
+   sim::Context context;
+};
+
+TEST(ResizeKills, KillsFromTheTop)
+{
+   ResizeKills resize;
+   resize.context.word(CK_KILL_REQUESTS).store(2);
+   EXPECT_TRUE(resize.run(2));
+   EXPECT_TRUE(resize.run(1));
+   EXPECT_EQ(resize.context.word(CK_ACTIVE_GROUPS).load(), 1u);
+   EXPECT_EQ(resize.context.word(CK_KILL_REQUESTS).load(), 0u);
+}
+
+// The top doomed work-group stops un-killed (no kill requested just then);
+// when requests come again, the lower one must not wait, forever, to become
+// the top one.
+TEST(ResizeKills, AGroupThatStopsUnkilledStopsTheOthers)
+{
+   ResizeKills resize;
+   EXPECT_FALSE(resize.run(2));
+   EXPECT_EQ(resize.context.word(CK_RESIZE_KILLS).load(), 0u);
+   resize.context.word(CK_KILL_REQUESTS).store(1);
+   EXPECT_FALSE(resize.run(1));
+   EXPECT_EQ(resize.context.word(CK_ACTIVE_GROUPS).load(), 3u);
+   EXPECT_EQ(resize.context.word(CK_KILL_REQUESTS).load(), 1u);
+}
+
+// The same, with the lower work-group already offering when W drops to 0.
+TEST(ResizeKills, OfferingStopsWhenWDropsToZero)
+{
+   ResizeKills resize;
+   resize.context.word(CK_KILL_REQUESTS).store(1);
+   EXPECT_FALSE(resize.run(1, [&] {
+      std::this_thread::sleep_for(20ms);
+      resize.context.word(CK_RESIZE_KILLS).store(0); // as the top one stopping un-killed
+   }));
+   EXPECT_EQ(resize.context.word(CK_ACTIVE_GROUPS).load(), 3u);
+}
+
+TEST(Trace, IsWellFormedChromeJson)
+{
+   char directory[] = "/tmp/ck-trace-XXXXXX";
+   ASSERT_NE(mkdtemp(directory), nullptr);
+   const std::string path = std::string(directory) + "/trace.json";
+   {
+      auto scheduler = make_scheduler(4, "default", path.c_str());
+      Spinner kernel(4);
+      ck_launch *cooperative = ck_scheduler_launch_cooperative(
+         scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4);
+      require_eventually([&] { return kernel.running.load() == 4; },
+                      "kernel.running.load() == 4", &kernel.context);
+      for (int round = 0; round < 3; ++round) {
+         CountingKernel ordinary(3);
+         wait_or_die(ck_scheduler_launch(scheduler.get(), run_kernel<CountingKernel>, &ordinary, 3));
+         require_eventually([&] { return kernel.active() == 4; },
+                      "kernel.active() == 4", &kernel.context);
+      }
+      kernel.stop.store(true);
+      const ck_launch_stats stats = wait_or_die(cooperative);
+      EXPECT_GE(stats.kills, 1u);
+   }
+   std::stringstream text;
+   text << std::ifstream(path).rdbuf();
+   std::remove(path.c_str());
+   rmdir(directory);
+   const auto trace = json::Parser(text.str()).parse();
+   ASSERT_TRUE(trace) << "not JSON:\n" << text.str();
+   const json::Value *events = trace->get("traceEvents");
+   ASSERT_TRUE(events && events->array());
+
+   unsigned counters = 0, ordinary_launches = 0, cooperative_launches = 0, gathers = 0;
+   std::map<double, std::vector<std::pair<double, double>>> spans_by_track;
+   for (const json::Value &event : *events->array()) {
+      const json::Value *phase = event.get("ph");
+      const json::Value *name = event.get("name");
+      ASSERT_TRUE(phase && phase->string() && name && name->string());
+      ASSERT_TRUE(event.get("pid") && event.get("pid")->number());
+      if (*phase->string() == "M")
+         continue;
+      ASSERT_TRUE(event.get("ts") && event.get("ts")->number());
+      const double start = *event.get("ts")->number();
+      EXPECT_GE(start, 0);
+      if (*phase->string() == "C") {
+         EXPECT_EQ(*name->string(), "active work-groups");
+         const json::Value *active = event.get("args") ? event.get("args")->get("active") : nullptr;
+         ASSERT_TRUE(active && active->number());
+         EXPECT_LE(*active->number(), 4);
+         ++counters;
+      } else {
+         ASSERT_EQ(*phase->string(), "X");
+         ASSERT_TRUE(event.get("dur") && event.get("dur")->number() && event.get("tid") &&
+                     event.get("tid")->number());
+         const double duration = *event.get("dur")->number();
+         EXPECT_GE(duration, 0);
+         spans_by_track[*event.get("tid")->number()].push_back({start, start + duration});
+         const std::string &label = *name->string();
+         ordinary_launches += label.rfind("ordinary launch", 0) == 0;
+         cooperative_launches += label.rfind("cooperative launch", 0) == 0;
+         gathers += label == "gather";
+      }
+   }
+   EXPECT_GE(counters, 3u);
+   EXPECT_EQ(ordinary_launches, 3u);
+   EXPECT_EQ(cooperative_launches, 1u);
+   EXPECT_GE(gathers, 1u);
+   // The slices of one track nest (Perfetto rejects overlaps).
+   for (auto &[track, spans] : spans_by_track) {
+      std::sort(spans.begin(), spans.end(),
+                [](auto a, auto b) { return a.first < b.first || (a.first == b.first && a.second > b.second); });
+      std::vector<double> open_ends;
+      for (const auto &[start, end] : spans) {
+         while (!open_ends.empty() && open_ends.back() <= start)
+            open_ends.pop_back();
+         EXPECT_TRUE(open_ends.empty() || end <= open_ends.back()) << "overlap on track " << track;
+         open_ends.push_back(end);
+      }
+   }
+}
+
+} // namespace
+} // namespace ck::test
