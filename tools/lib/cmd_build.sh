@@ -102,6 +102,9 @@ patch_mesa() {
    local head
    head=$(git -C "$wt" rev-parse HEAD)
    git -C "$CK_MESA_SRC" worktree remove --force "$wt"
+   # Refresh the index first: a file whose timestamp changed but whose content
+   # did not is then left alone rather than rewritten by the forced checkout.
+   git -C "$CK_MESA_SRC" update-index -q --refresh >/dev/null || true
    git -C "$CK_MESA_SRC" checkout -q -f --detach "$head"
    printf '%s\n' "$want" >"$CK_MESA_SRC/.git/ck-series-hash"
 }
@@ -121,16 +124,19 @@ build_plugin() {
 build_mesa_tree() {
    local src=$1 build=$2 what=$3
    local opts_file=$build/.ck-options want
-   want=$(printf '%s\n' "${MESA_OPTIONS[@]}")
+   # Mesa's configure records where the plugin's headers and libraries are:
+   # a moved checkout must reconfigure.
+   want=$(printf '%s\n' "${MESA_OPTIONS[@]}" "plugin=$CK_PLUGIN_BUILD:$CK_ROOT")
    step "configuring $what"
+   # A changed configuration is set up from scratch: meson keeps the results
+   # of pkg-config across --reconfigure. ccache makes the rebuild cheap.
+   if [ -f "$build/build.ninja" ] && [ "$(cat "$opts_file" 2>/dev/null)" != "$want" ]; then
+      rm -rf "$build"
+   fi
    if [ ! -f "$build/build.ninja" ]; then
       rm -rf "$build"
       with_debian_python meson setup "$build" "$src" --native-file "$CK_NATIVE_FILE" "${MESA_OPTIONS[@]}" \
          >"$build.setup.log" 2>&1 || { tail -n 30 "$build.setup.log" >&2; rm -rf "$build"; false; }
-      printf '%s\n' "$want" >"$opts_file"
-   elif [ "$(cat "$opts_file" 2>/dev/null)" != "$want" ]; then
-      with_debian_python meson setup --reconfigure "$build" "$src" --native-file "$CK_NATIVE_FILE" "${MESA_OPTIONS[@]}" \
-         >"$build.setup.log" 2>&1 || { tail -n 30 "$build.setup.log" >&2; false; }
       printf '%s\n' "$want" >"$opts_file"
    fi
    step "building $what (log: $build.build.log)"

@@ -5,8 +5,9 @@ test_help() {
 usage: tools/ck test [--no-piglit]
 
 Builds if needed, then runs every test the project has:
-  1. unit tests (meson test --suite unit, GoogleTest) and the tests of the
-     build pipeline itself (--suite tools);
+  1. unit tests (meson test --suite unit: GoogleTest, lit/FileCheck), the
+     scheduler's tests again under ThreadSanitizer and AddressSanitizer, and
+     the tests of the build pipeline itself (--suite tools);
   2. the project's OpenCL tests on the patched Mesa (meson test --suite opencl:
      host programs and piglit-format .cl tests run by cl-program-tester);
   3. the piglit gate ('tools/ck piglit'), unless --no-piglit.
@@ -43,6 +44,29 @@ run_meson_suite() {
    CK_STEP=""
 }
 
+# The scheduler's unit tests again, built with a sanitizer (thread|address)
+# in a build directory of their own.
+run_sanitized_scheduler_tests() {
+   local sanitizer=$1 build=$CK_BUILD/ck-$1san rc=0 counts
+   step "scheduler unit tests under ${sanitizer} sanitizer"
+   if [ ! -f "$build/build.ninja" ]; then
+      with_debian_python meson setup "$build" "$CK_ROOT" --native-file "$CK_NATIVE_FILE" \
+         --buildtype=debug -Db_sanitize="$sanitizer" >"$build.setup.log" 2>&1 ||
+         { tail -n 20 "$build.setup.log" >&2; rm -rf "$build"; false; }
+   fi
+   with_debian_python ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} \
+      tests/unit/ck_scheduler_tests tests/unit/ck_scheduler_stress_tests >"$build.build.log" 2>&1 ||
+      { grep -E -A12 '^FAILED|error:' "$build.build.log" | head -n 40 >&2; false; }
+   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ASAN_OPTIONS=detect_leaks=1 \
+      with_debian_python meson test -C "$build" --no-rebuild --print-errorlogs \
+      --num-processes 1 scheduler scheduler_stress || rc=$?
+   counts=$(meson_counts "$build/meson-logs/testlog.json")
+   TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
+   TOTAL_FAILED=$((TOTAL_FAILED + ${counts#* }))
+   [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+   CK_STEP=""
+}
+
 cmd_test() {
    local piglit=1
    while [ $# -gt 0 ]; do
@@ -57,6 +81,8 @@ cmd_test() {
    build_if_needed
    TOTAL_PASSED=0 TOTAL_FAILED=0
    run_meson_suite unit
+   run_sanitized_scheduler_tests thread
+   run_sanitized_scheduler_tests address
    CK_BUILD_DIR=$CK_BUILD run_meson_suite tools
    (
       eval "$(mesa_env_exports)"
