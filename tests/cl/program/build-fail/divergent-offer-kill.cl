@@ -1,0 +1,18 @@
+/*!
+[config]
+name: cooperative kernels: build fails for offer_kill in control flow that depends on the local id
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:16:
+// CHECK-LOG: [workgroup-uniform control flow]
+
+kernel void k(global int *out)
+{
+   if (get_local_id(0) < 4)
+      offer_kill();
+   out[get_global_id(0)] = 1;
+}

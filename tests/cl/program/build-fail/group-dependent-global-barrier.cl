@@ -1,0 +1,18 @@
+/*!
+[config]
+name: cooperative kernels: build fails for global_barrier reached only by work-group 0
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:16:
+// CHECK-LOG: [kernel-uniform control flow]
+
+kernel void k(global int *out)
+{
+   if (get_group_id(0) == 0)
+      global_barrier();
+   out[get_global_id(0)] = 1;
+}

@@ -1,0 +1,20 @@
+/*!
+[config]
+name: cooperative kernels: build fails for transmit on a variable of a nested scope
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:16:
+// CHECK-LOG: [transmit]
+
+kernel void k(global int *out, int n)
+{
+   for (int i = 0; i < n; ++i) {
+      transmit int level = i;
+      resizing_global_barrier();
+      out[get_global_id(0)] = level;
+   }
+}
