@@ -1,43 +1,58 @@
-// ck-demo: runs kernels/relax.cl on a generated input and checks the result
-// against a sequential reference. Launched by `tools/ck demo`.
+// ck-demo: the main job of `tools/ck demo`.
+//
+// Runs kernels/relax_cooperative.cl (a relaxation with one resizing global
+// barrier per step) on a generated input while another host thread, with a
+// context and queue of its own, launches a short non-cooperative kernel
+// (kernels/matmul.cl) at a frame-like period. The cooperative kernel asks for
+// more work-groups than the device has compute units; the driver's scheduler
+// runs as many as it can and lends units to every frame. The result is
+// checked against a sequential reference, and the frame latencies printed.
+// With CK_TRACE set, the scheduler writes its occupancy trace at exit.
 #include "cl_host.hpp"
 #include "watchdog.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 struct Options {
    std::string kernels = "kernels";
-   int n = 4096;
-   int steps = 4000;
-   cl_uint groups = 0; // 0: one per compute unit
+   int n = 16384;
+   int steps = 3000;
+   cl_uint groups = 0; // 0: four per compute unit
    size_t local_size = 64;
-   int timeout_s = 120;
+   int frame_period_ms = 20;
+   int frame_size = 64; // matmul dimension
+   int timeout_s = 300;
 };
 
 void usage(FILE *out)
 {
    std::fprintf(out,
                 "usage: ck-demo [--kernels DIR] [--n CELLS] [--steps STEPS] [--groups N]\n"
-                "               [--local-size L] [--timeout SECONDS]\n"
-                "Relaxes CELLS integers for STEPS steps, one inter-workgroup barrier per\n"
-                "step, and compares the result with a sequential reference.\n"
-                "--groups defaults to CL_DEVICE_MAX_COMPUTE_UNITS.\n");
+                "               [--local-size L] [--frame-period MS] [--frame-size S]\n"
+                "               [--timeout SECONDS]\n"
+                "Relaxes CELLS integers for STEPS steps in a cooperative kernel of N\n"
+                "work-groups (default: 4 per compute unit) while another thread launches\n"
+                "an SxS matrix product every MS milliseconds (0: no frames).\n");
 }
 
-long parse_number(const char *flag, const char *text)
+long parse_number(const char *flag, const char *text, long min)
 {
    char *end = nullptr;
    long value = std::strtol(text, &end, 10);
-   if (!*text || *end || value <= 0) {
-      std::fprintf(stderr, "ck-demo: %s needs a positive integer, got '%s'\n", flag, text);
+   if (!*text || *end || value < min) {
+      std::fprintf(stderr, "ck-demo: %s needs an integer >= %ld, got '%s'\n", flag, min, text);
       std::exit(2);
    }
    return value;
@@ -60,15 +75,19 @@ Options parse(int argc, char **argv)
       if (arg == "--kernels")
          options.kernels = value;
       else if (arg == "--n")
-         options.n = parse_number("--n", value);
+         options.n = parse_number("--n", value, 3);
       else if (arg == "--steps")
-         options.steps = parse_number("--steps", value);
+         options.steps = parse_number("--steps", value, 1);
       else if (arg == "--groups")
-         options.groups = parse_number("--groups", value);
+         options.groups = parse_number("--groups", value, 1);
       else if (arg == "--local-size")
-         options.local_size = parse_number("--local-size", value);
+         options.local_size = parse_number("--local-size", value, 1);
+      else if (arg == "--frame-period")
+         options.frame_period_ms = parse_number("--frame-period", value, 0);
+      else if (arg == "--frame-size")
+         options.frame_size = parse_number("--frame-size", value, 8);
       else if (arg == "--timeout")
-         options.timeout_s = parse_number("--timeout", value);
+         options.timeout_s = parse_number("--timeout", value, 1);
       else {
          usage(stderr);
          std::exit(2);
@@ -101,6 +120,60 @@ std::vector<int> reference(std::vector<int> cells, int steps)
    return cells;
 }
 
+double milliseconds_since(Clock::time_point start)
+{
+   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Launches one matmul per period on its own context and queue until `stop`;
+// returns each frame's enqueue-to-finish latency in milliseconds.
+std::vector<double> run_frames(cl_device_id device, const Options &options,
+                               const std::atomic<bool> &stop)
+{
+   cl_host::Context context = cl_host::create_context(device);
+   cl_host::Queue queue = cl_host::create_queue(context, device);
+   cl_host::Program program = cl_host::build_or_throw(
+      context, device, cl_host::read_file(options.kernels + "/matmul.cl"));
+   cl_int err = CL_SUCCESS;
+   cl_host::Kernel kernel(clCreateKernel(program, "matmul", &err));
+   cl_host::check(err, "clCreateKernel(matmul)");
+   const int size = options.frame_size;
+   std::vector<float> ones(size * size, 1.0f);
+   const size_t bytes = ones.size() * sizeof(float);
+   cl_host::Buffer a = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
+   cl_host::Buffer b = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
+   cl_host::Buffer c = cl_host::create_buffer(context, CL_MEM_WRITE_ONLY, bytes);
+   cl_host::set_arg(kernel, 0, a.get());
+   cl_host::set_arg(kernel, 1, b.get());
+   cl_host::set_arg(kernel, 2, c.get());
+   cl_host::set_arg(kernel, 3, size);
+   const size_t global[2] = {size_t(size), size_t(size)}, local[2] = {8, 8};
+
+   std::vector<double> latencies;
+   auto next = Clock::now();
+   do { // at least one frame, so that there is a product to check
+      auto start = Clock::now();
+      cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr,
+                                            nullptr),
+                     "clEnqueueNDRangeKernel(matmul)");
+      cl_host::check(clFinish(queue), "clFinish(matmul)");
+      latencies.push_back(milliseconds_since(start));
+      next += std::chrono::milliseconds(options.frame_period_ms);
+      std::this_thread::sleep_until(next);
+   } while (!stop.load());
+   // Every frame computed a product of all-ones matrices.
+   std::vector<float> product = cl_host::read_buffer<float>(queue, c, size * size);
+   if (std::any_of(product.begin(), product.end(), [&](float x) { return x != float(size); }))
+      throw std::runtime_error("a frame computed a wrong matrix product");
+   return latencies;
+}
+
+double percentile(std::vector<double> values, double fraction)
+{
+   std::sort(values.begin(), values.end());
+   return values[std::min(values.size() - 1, size_t(fraction * values.size()))];
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -108,56 +181,77 @@ int main(int argc, char **argv)
    Options options = parse(argc, argv);
    try {
       cl_device_id device = cl_host::first_device();
-      cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      cl_uint groups = options.groups ? options.groups : units;
-      std::printf("device: %s (%s), %u compute units\n",
-                  cl_host::device_string(device, CL_DEVICE_NAME).c_str(),
-                  cl_host::device_string(device, CL_DEVICE_VERSION).c_str(), units);
-      std::printf("relax: %d cells, %d steps, %u workgroups of %zu work-items\n", options.n,
-                  options.steps, groups, options.local_size);
+      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      const cl_uint groups = options.groups ? options.groups : 4 * units;
+      std::printf("device: %s, %u compute units\n",
+                  cl_host::device_string(device, CL_DEVICE_NAME).c_str(), units);
+      std::printf("cooperative relaxation: %d cells, %d steps, %u work-groups of %zu "
+                  "(more than the %u units: the scheduler decides how many run)\n",
+                  options.n, options.steps, groups, options.local_size, units);
 
       cl_host::Context context = cl_host::create_context(device);
       cl_host::Queue queue = cl_host::create_queue(context, device);
-      std::string source = cl_host::read_file(options.kernels + "/relax.cl");
-      cl_host::Program program = cl_host::build_or_throw(context, device, source);
+      cl_host::Program program = cl_host::build_or_throw(
+         context, device, cl_host::read_file(options.kernels + "/relax_cooperative.cl"));
       cl_int err = CL_SUCCESS;
       cl_host::Kernel kernel(clCreateKernel(program, "relax", &err));
-      cl_host::check(err, "clCreateKernel");
+      cl_host::check(err, "clCreateKernel(relax)");
 
       std::vector<int> input = generate_input(options.n);
       const size_t bytes = input.size() * sizeof(int);
       cl_host::Buffer a = cl_host::create_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                                  bytes, input.data());
       cl_host::Buffer b = cl_host::create_buffer(context, CL_MEM_READ_WRITE, bytes);
-      cl_uint zeros[2] = {0, 0};
-      cl_host::Buffer sync = cl_host::create_buffer(
-         context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(zeros), zeros);
       cl_host::set_arg(kernel, 0, a.get());
       cl_host::set_arg(kernel, 1, b.get());
       cl_host::set_arg(kernel, 2, options.n);
       cl_host::set_arg(kernel, 3, options.steps);
-      cl_host::set_arg(kernel, 4, sync.get());
 
-      size_t global = groups * options.local_size;
-      auto start = std::chrono::steady_clock::now();
+      std::atomic<bool> stop{false};
+      std::vector<double> frames;
+      std::string frame_error;
+      std::thread frame_thread;
+      if (options.frame_period_ms > 0)
+         frame_thread = std::thread([&] {
+            try {
+               frames = run_frames(device, options, stop);
+            } catch (const std::exception &error) {
+               frame_error = error.what();
+            }
+         });
+
+      const size_t global = groups * options.local_size;
+      const auto start = Clock::now();
       {
-         cl_host::Watchdog watchdog("the relax kernel", std::chrono::seconds(options.timeout_s));
+         cl_host::Watchdog watchdog("the cooperative relax kernel",
+                                    std::chrono::seconds(options.timeout_s));
          cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
                                                &options.local_size, 0, nullptr, nullptr),
-                        "clEnqueueNDRangeKernel");
-         cl_host::check(clFinish(queue), "clFinish");
+                        "clEnqueueNDRangeKernel(relax)");
+         cl_host::check(clFinish(queue), "clFinish(relax)");
       }
-      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                            start)
-                     .count();
+      const double kernel_ms = milliseconds_since(start);
+      stop = true;
+      if (frame_thread.joinable())
+         frame_thread.join();
+      if (!frame_error.empty())
+         throw std::runtime_error(frame_error);
+
+      std::printf("cooperative kernel: %.1f ms (%.1f us per resizing barrier step)\n", kernel_ms,
+                  1000.0 * kernel_ms / options.steps);
+      if (!frames.empty())
+         std::printf("frames: %zu matmul %dx%d every %d ms; latency median %.2f ms, "
+                     "p99 %.2f ms, max %.2f ms\n",
+                     frames.size(), options.frame_size, options.frame_size,
+                     options.frame_period_ms, percentile(frames, 0.5), percentile(frames, 0.99),
+                     percentile(frames, 1.0));
+
       std::vector<int> result =
          cl_host::read_buffer<int>(queue, options.steps % 2 ? b : a, input.size());
       std::vector<int> expected = reference(input, options.steps);
       size_t wrong = 0;
       for (size_t i = 0; i < result.size(); ++i)
          wrong += result[i] != expected[i];
-      std::printf("kernel time: %.1f ms (%.2f us per barrier step)\n", ms,
-                  1000.0 * ms / options.steps);
       if (wrong) {
          std::printf("FAIL: %zu of %zu cells differ from the sequential reference\n", wrong,
                      result.size());

@@ -57,6 +57,10 @@ enum ck_context_word {
 #define CK_BARRIER_GENERATION_SHIFT 16
 #define CK_BARRIER_COUNT_MASK ((1u << CK_BARRIER_GENERATION_SHIFT) - 1)
 
+/* The most work-groups a cooperative launch may ask for: the barrier
+ * counts arrivals in CK_BARRIER_COUNT_MASK. */
+#define CK_MAX_GROUPS_LIMIT CK_BARRIER_COUNT_MASK
+
 /* Per-workgroup slots. */
 #define CK_SLOT_BYTES 256
 #define CK_SLOT_RESUME_POINT 0 /* byte offset of the resume id (uint) */

@@ -32,9 +32,14 @@ demo_help() {
    cat <<EOF2
 usage: tools/ck demo [DEMO ARGS...]
 
-Builds if needed, then runs the demo on the patched Mesa: an iterative
-relaxation on a built-in generated input, with one global barrier per step
-between workgroups, checked against a sequential reference.
+Builds if needed, then runs the main job on the patched Mesa: a cooperative
+relaxation (resizing global barriers, transmitted state) with more
+work-groups than compute units, on a built-in generated input, while
+another host thread launches a short non-cooperative kernel every 20 ms.
+It checks the result against a sequential reference, prints the frame
+latencies, the active work-groups over time and the gather times, and
+writes the scheduler's trace ($CK_BUILD/demo-trace.json, open it in
+Perfetto) and its timeline ($CK_BUILD/demo-timeline.png).
 'tools/ck demo --help-demo' lists the demo's own options.
 EOF2
 }
@@ -46,5 +51,10 @@ cmd_demo() {
    esac
    build_if_needed
    eval "$(mesa_env_exports)"
-   "$CK_PLUGIN_BUILD/tools/ck-demo" --kernels "$CK_ROOT/kernels" "$@"
+   local trace=$CK_BUILD/demo-trace.json
+   rm -f "$trace"
+   CK_TRACE=$trace "$CK_PLUGIN_BUILD/tools/ck-demo" --kernels "$CK_ROOT/kernels" "$@"
+   [ -f "$trace" ] || return 0 # --help
+   /usr/bin/python3 "$CK_ROOT/tools/trace_report.py" "$trace" --png "$CK_BUILD/demo-timeline.png"
+   note "scheduler trace: $trace (Perfetto, chrome://tracing)"
 }

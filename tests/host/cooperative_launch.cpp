@@ -1,0 +1,81 @@
+// Impossible cooperative launches get the right CL error code, and the
+// hidden launch context stays hidden from the host.
+#include "cl_host.hpp"
+
+#include <cstdio>
+
+namespace {
+
+const char *source = R"CLC(
+kernel void sum_rounds(global uint *out)
+{
+   for (int r = 0; r < 4; ++r) {
+      if (get_global_id(0) == 0)
+         out[0] += get_num_groups(0);
+      global_barrier();
+   }
+}
+)CLC";
+
+int failures = 0;
+
+void expect(bool ok, const char *what)
+{
+   std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+   failures += !ok;
+}
+
+} // namespace
+
+int main()
+{
+   try {
+      cl_device_id device = cl_host::first_device();
+      cl_host::Context context = cl_host::create_context(device);
+      cl_host::Queue queue = cl_host::create_queue(context, device);
+      cl_host::Program program = cl_host::build_or_throw(context, device, source);
+      cl_int err = CL_SUCCESS;
+      cl_host::Kernel kernel(clCreateKernel(program, "sum_rounds", &err));
+      cl_host::check(err, "clCreateKernel");
+
+      cl_uint num_args = 0;
+      cl_host::check(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(num_args), &num_args,
+                                     nullptr),
+                     "clGetKernelInfo");
+      expect(num_args == 1, "the launch context is not a user argument");
+      expect(clSetKernelArg(kernel, 1, sizeof(cl_mem), nullptr) == CL_INVALID_ARG_INDEX,
+             "setting an argument past the user's ones is CL_INVALID_ARG_INDEX");
+
+      cl_uint zero = 0;
+      cl_host::Buffer out = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(zero),
+                                                   &zero);
+      cl_host::set_arg(kernel, 0, out.get());
+
+      const size_t global2d[2] = {16, 2}, local2d[2] = {8, 1};
+      expect(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global2d, local2d, 0, nullptr,
+                                    nullptr) == CL_INVALID_WORK_DIMENSION,
+             "a 2-D cooperative launch is CL_INVALID_WORK_DIMENSION");
+
+      const size_t local = 1, too_many = 70000;
+      expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &too_many, &local, 0, nullptr,
+                                    nullptr) == CL_OUT_OF_RESOURCES,
+             "70000 work-groups (beyond what the barrier counts) is CL_OUT_OF_RESOURCES");
+
+      // More work-groups than compute units: the scheduler runs what fits.
+      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      const size_t many = 8 * units;
+      cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &many, &local, 0, nullptr,
+                                            nullptr),
+                     "clEnqueueNDRangeKernel");
+      cl_host::check(clFinish(queue), "clFinish");
+      const cl_uint total = cl_host::read_buffer<cl_uint>(queue, out, 1)[0];
+      std::printf("4 rounds summed get_num_groups() = %u (%u units, %zu requested)\n", total,
+                  units, many);
+      expect(total >= 4 && total <= 4 * units,
+             "a launch of 8x the compute units completes with 1 <= M <= units");
+   } catch (const std::exception &error) {
+      std::fprintf(stderr, "cooperative_launch: %s\n", error.what());
+      return 1;
+   }
+   return failures ? 1 : 0;
+}
