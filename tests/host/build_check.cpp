@@ -11,6 +11,7 @@
 // piglit's cl-program-tester checks that a build fails; this checks why.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
+#include "expect.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -59,14 +60,6 @@ Expectations parse_directives(const std::string &source)
    return expect;
 }
 
-int failures = 0;
-
-void expect(bool ok, const std::string &what)
-{
-   std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-   failures += !ok;
-}
-
 template <typename T>
 T work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param)
 {
@@ -85,9 +78,9 @@ void check_kernel(cl_program program, cl_device_id device, const std::string &na
    const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
    const auto is_cooperative = work_group_info<cl_bool>(kernel, device, CL_KERNEL_COOPERATIVE_EXT);
    const auto active = work_group_info<size_t>(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT);
-   expect((is_cooperative == CL_TRUE) == cooperative,
+   cl_host::expect((is_cooperative == CL_TRUE) == cooperative,
           "kernel " + name + (cooperative ? " is" : " is not") + " cooperative");
-   expect(active == (cooperative ? units : 0),
+   cl_host::expect(active == (cooperative ? units : 0),
           "kernel " + name + ": " + std::to_string(active) + " active work-groups at most");
    cl_uint num_args = 0;
    cl_host::check(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(num_args), &num_args, nullptr),
@@ -112,12 +105,12 @@ int main(int argc, char **argv)
       std::printf("build status %s; build log:\n%s\n", cl_host::error_name(build.status),
                   build.log.c_str());
       if (expected.build_succeeds)
-         expect(build.status == CL_SUCCESS, "the build succeeds");
+         cl_host::expect(build.status == CL_SUCCESS, "the build succeeds");
       else
-         expect(build.status == CL_BUILD_PROGRAM_FAILURE,
+         cl_host::expect(build.status == CL_BUILD_PROGRAM_FAILURE,
                 "the build fails with CL_BUILD_PROGRAM_FAILURE");
       for (const std::string &text : expected.log_contains)
-         expect(build.log.find(text) != std::string::npos, "the build log says '" + text + "'");
+         cl_host::expect(build.log.find(text) != std::string::npos, "the build log says '" + text + "'");
       if (build.status == CL_SUCCESS) {
          for (const std::string &name : expected.cooperative)
             check_kernel(build.program, device, name, true);
@@ -128,5 +121,5 @@ int main(int argc, char **argv)
       std::fprintf(stderr, "build_check: %s\n", error.what());
       return 1;
    }
-   return failures ? 1 : 0;
+   return cl_host::expectations_status();
 }

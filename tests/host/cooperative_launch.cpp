@@ -1,6 +1,7 @@
 // Impossible cooperative launches get the right CL error code, and the
 // hidden launch context stays hidden from the host.
 #include "cl_host.hpp"
+#include "expect.hpp"
 
 #include <cstdio>
 
@@ -16,14 +17,6 @@ kernel void sum_rounds(global uint *out)
    }
 }
 )CLC";
-
-int failures = 0;
-
-void expect(bool ok, const char *what)
-{
-   std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-   failures += !ok;
-}
 
 } // namespace
 
@@ -42,8 +35,8 @@ int main()
       cl_host::check(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(num_args), &num_args,
                                      nullptr),
                      "clGetKernelInfo");
-      expect(num_args == 1, "the launch context is not a user argument");
-      expect(clSetKernelArg(kernel, 1, sizeof(cl_mem), nullptr) == CL_INVALID_ARG_INDEX,
+      cl_host::expect(num_args == 1, "the launch context is not a user argument");
+      cl_host::expect(clSetKernelArg(kernel, 1, sizeof(cl_mem), nullptr) == CL_INVALID_ARG_INDEX,
              "setting an argument past the user's ones is CL_INVALID_ARG_INDEX");
 
       cl_uint zero = 0;
@@ -52,12 +45,12 @@ int main()
       cl_host::set_arg(kernel, 0, out.get());
 
       const size_t global2d[2] = {16, 2}, local2d[2] = {8, 1};
-      expect(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global2d, local2d, 0, nullptr,
+      cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global2d, local2d, 0, nullptr,
                                     nullptr) == CL_INVALID_WORK_DIMENSION,
              "a 2-D cooperative launch is CL_INVALID_WORK_DIMENSION");
 
       const size_t local = 1, too_many = 70000;
-      expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &too_many, &local, 0, nullptr,
+      cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &too_many, &local, 0, nullptr,
                                     nullptr) == CL_OUT_OF_RESOURCES,
              "70000 work-groups (beyond what the barrier counts) is CL_OUT_OF_RESOURCES");
 
@@ -71,11 +64,11 @@ int main()
       const cl_uint total = cl_host::read_buffer<cl_uint>(queue, out, 1)[0];
       std::printf("4 rounds summed get_num_groups() = %u (%u units, %zu requested)\n", total,
                   units, many);
-      expect(total >= 4 && total <= 4 * units,
+      cl_host::expect(total >= 4 && total <= 4 * units,
              "a launch of 8x the compute units completes with 1 <= M <= units");
    } catch (const std::exception &error) {
       std::fprintf(stderr, "cooperative_launch: %s\n", error.what());
       return 1;
    }
-   return failures ? 1 : 0;
+   return cl_host::expectations_status();
 }

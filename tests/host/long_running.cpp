@@ -2,6 +2,7 @@
 // invocation) must still run to the end. Stock llvmpipe silently cuts their
 // loops short; the patched Mesa runs OpenCL kernels without the limiter.
 #include "cl_host.hpp"
+#include "expect.hpp"
 #include "watchdog.hpp"
 
 #include <chrono>
@@ -54,14 +55,6 @@ uint32_t task_value(uint32_t t)
    return v;
 }
 
-int failures = 0;
-
-void expect(bool ok, const char *what)
-{
-   std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-   failures += !ok;
-}
-
 } // namespace
 
 int main()
@@ -99,7 +92,7 @@ int main()
          for (cl_uint t = 0; t < tasks; ++t)
             missing += result[t] != task_value(t);
          std::printf("drain: %zu of %u tasks not done\n", missing, tasks);
-         expect(missing == 0, "8 workgroups drain 200000 tasks from a shared queue");
+         cl_host::expect(missing == 0, "8 workgroups drain 200000 tasks from a shared queue");
       }
       {
          const cl_uint n = 1000000;
@@ -119,12 +112,12 @@ int main()
          uint32_t expected = 1;
          for (cl_uint i = 0; i < n; ++i)
             expected = expected * 1664525u + 1013904223u;
-         expect(cl_host::read_buffer<cl_uint>(queue, out, 1)[0] == expected,
+         cl_host::expect(cl_host::read_buffer<cl_uint>(queue, out, 1)[0] == expected,
                 "a loop of 1000000 iterations runs to the end");
       }
    } catch (const std::exception &error) {
       std::fprintf(stderr, "long_running: %s\n", error.what());
       return 1;
    }
-   return failures ? 1 : 0;
+   return cl_host::expectations_status();
 }
