@@ -6,7 +6,8 @@
 // through SSA and through the allocas that tainted values are stored to;
 // a block is divergent when it is control-dependent (post-dominance
 // frontier) on a tainted branch or on any branch in a divergent block, and
-// stores in divergent blocks taint their allocas too.
+// stores in divergent blocks taint the allocas they write (not local or
+// global memory, through which thread 0 broadcasts to the workgroup).
 //
 // Transmit: a `transmit` variable must be declared in the kernel's root
 // scope, which we check soundly as: its annotation is in the kernel's own
@@ -115,11 +116,17 @@ void DivergenceAnalysis::markControlledBlocks(const Instruction &Branch) {
       const BasicBlock *BB = N->getBlock();
       if (!BB || !DivergentBlocks.insert(BB).second)
         continue;
-      // Only some threads get here: what they store and the branches
-      // they take are divergent, and so are the merges of the paths.
+      // Only some threads get here: what they store in their private
+      // variables and the branches they take are divergent, and so are the
+      // merges of the paths. (A store to local or global memory is not: one
+      // thread writing a value that all read after a barrier is how a
+      // workgroup broadcasts.)
       for (const Instruction &I : *BB) {
-        if (const auto *Store = dyn_cast<StoreInst>(&I))
-          taint(*getUnderlyingObject(Store->getPointerOperand()));
+        if (const auto *Store = dyn_cast<StoreInst>(&I)) {
+          const Value *Object = getUnderlyingObject(Store->getPointerOperand());
+          if (isa<AllocaInst>(Object))
+            taint(*Object);
+        }
         else if (I.isTerminator() && I.getNumSuccessors() > 1)
           markControlledBlocks(I);
       }

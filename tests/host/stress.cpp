@@ -1,0 +1,232 @@
+// Cooperative kernels under stress on the patched Mesa: a work-stealing
+// kernel and a barrier-heavy relaxation run while CK_POLICY (set by the test
+// runner, e.g. random:SEED) kills and forks their work-groups at random and
+// four host threads keep launching ordinary kernels on their own queues.
+// Every result is checked exactly, the kernels count their own kill and fork
+// events, and a deadlock ends the test through the watchdog.
+#include "cl_host.hpp"
+#include "expect.hpp"
+#include "watchdog.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const char *source = R"CLC(
+// stats: [0] starts at the top, [1] starts through a fork, [2] normal exits
+kernel void steal(volatile global uint *next, global uint *done, uint tasks,
+                  volatile global uint *stats)
+{
+   local uint slot;
+   transmit uint forker = 0;
+   if (get_local_id(0) == 0)
+      atomic_inc(&stats[0]);
+   for (;;) {
+      offer_kill();
+      forker = get_group_id(0);
+      request_fork();
+      if (forker != get_group_id(0) && get_local_id(0) == 0)
+         atomic_inc(&stats[1]); // this work-group was forked just now
+      forker = get_group_id(0);
+      if (get_local_id(0) == 0)
+         slot = atomic_inc(next);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      uint task = slot;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (task >= tasks)
+         break;
+      // A short task: every work-item does a little work, one records it.
+      uint v = task;
+      for (int k = 0; k < 16; ++k)
+         v = v * 31u + get_local_id(0);
+      if (get_local_id(0) == 0)
+         atomic_inc(&done[task]);
+   }
+   if (get_local_id(0) == 0)
+      atomic_inc(&stats[2]);
+}
+
+kernel void relax(global int *a, global int *b, int n, int steps)
+{
+   transmit int step = 0;
+   while (step < steps) {
+      global const int *src = (step & 1) ? b : a;
+      global int *dst = (step & 1) ? a : b;
+      for (int i = get_global_id(0); i < n; i += get_global_size(0))
+         dst[i] = (i == 0 || i == n - 1) ? src[i]
+                                         : (src[i - 1] + 2 * src[i] + src[i + 1]) >> 2;
+      step++;
+      resizing_global_barrier();
+   }
+}
+
+kernel void square(global uint *data)
+{
+   uint i = get_global_id(0);
+   data[i] = i * i;
+}
+)CLC";
+
+constexpr int ordinary_threads = 4;
+
+// Launches `square` again and again on a queue of its own until `stop`,
+// checking every result; returns the number of launches, or -1 on a wrong one.
+long launch_ordinary(cl_context context, cl_device_id device, cl_program program,
+                     const std::atomic<bool> &stop)
+{
+   cl_host::Queue queue = cl_host::create_queue(context, device);
+   cl_int err = CL_SUCCESS;
+   cl_host::Kernel kernel(clCreateKernel(program, "square", &err));
+   cl_host::check(err, "clCreateKernel(square)");
+   const size_t n = 256, local = 16;
+   cl_host::Buffer data = cl_host::create_buffer(context, CL_MEM_READ_WRITE, n * sizeof(cl_uint));
+   cl_host::set_arg(kernel, 0, data.get());
+   long launches = 0;
+   while (!stop.load()) {
+      std::vector<cl_uint> zeros(n, 0);
+      cl_host::check(clEnqueueWriteBuffer(queue, data, CL_TRUE, 0, n * sizeof(cl_uint),
+                                          zeros.data(), 0, nullptr, nullptr),
+                     "clEnqueueWriteBuffer");
+      cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, &local, 0, nullptr,
+                                            nullptr),
+                     "clEnqueueNDRangeKernel(square)");
+      std::vector<cl_uint> result = cl_host::read_buffer<cl_uint>(queue, data, n);
+      for (size_t i = 0; i < n; ++i)
+         if (result[i] != i * i)
+            return -1;
+      ++launches;
+   }
+   return launches;
+}
+
+struct Events {
+   cl_uint kills = 0, forks = 0;
+};
+
+Events run_work_stealing(cl_context context, cl_device_id device, cl_program program,
+                         cl_uint groups)
+{
+   cl_host::Queue queue = cl_host::create_queue(context, device);
+   cl_int err = CL_SUCCESS;
+   cl_host::Kernel kernel(clCreateKernel(program, "steal", &err));
+   cl_host::check(err, "clCreateKernel(steal)");
+   const cl_uint tasks = 400000;
+   std::vector<cl_uint> zeros(tasks, 0);
+   cl_host::Buffer next = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(cl_uint),
+                                                 zeros.data());
+   cl_host::Buffer done = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
+                                                 tasks * sizeof(cl_uint), zeros.data());
+   cl_host::Buffer stats = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
+                                                  3 * sizeof(cl_uint), zeros.data());
+   cl_host::set_arg(kernel, 0, next.get());
+   cl_host::set_arg(kernel, 1, done.get());
+   cl_host::set_arg(kernel, 2, tasks);
+   cl_host::set_arg(kernel, 3, stats.get());
+   const size_t local = 16, global = groups * local;
+   cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                         nullptr),
+                  "clEnqueueNDRangeKernel(steal)");
+   cl_host::check(clFinish(queue), "clFinish(steal)");
+
+   std::vector<cl_uint> counts = cl_host::read_buffer<cl_uint>(queue, done, tasks);
+   size_t wrong = 0;
+   for (cl_uint count : counts)
+      wrong += count != 1;
+   std::printf("work stealing: %zu of %u tasks not done exactly once\n", wrong, tasks);
+   cl_host::expect(wrong == 0, "work stealing: every task done exactly once");
+   std::vector<cl_uint> s = cl_host::read_buffer<cl_uint>(queue, stats, 3);
+   Events events;
+   events.forks = s[1];
+   events.kills = s[0] + s[1] - s[2];
+   std::printf("work stealing: %u started at the top, %u forked, %u killed\n", s[0], s[1],
+               events.kills);
+   return events;
+}
+
+Events run_relaxation(cl_context context, cl_device_id device, cl_program program,
+                      cl_uint groups)
+{
+   cl_host::Queue queue = cl_host::create_queue(context, device);
+   cl_int err = CL_SUCCESS;
+   cl_host::Kernel kernel(clCreateKernel(program, "relax", &err));
+   cl_host::check(err, "clCreateKernel(relax)");
+   const int n = 4096, steps = 1500;
+   std::vector<int> cells(n);
+   for (int i = 0; i < n; ++i)
+      cells[i] = (i * 7919) % 100000;
+   cl_host::Buffer a = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, n * sizeof(int),
+                                              cells.data());
+   cl_host::Buffer b = cl_host::create_buffer(context, CL_MEM_READ_WRITE, n * sizeof(int));
+   cl_host::set_arg(kernel, 0, a.get());
+   cl_host::set_arg(kernel, 1, b.get());
+   cl_host::set_arg(kernel, 2, n);
+   cl_host::set_arg(kernel, 3, steps);
+   const size_t local = 32, global = groups * local;
+   cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                         nullptr),
+                  "clEnqueueNDRangeKernel(relax)");
+   cl_host::check(clFinish(queue), "clFinish(relax)");
+   std::vector<int> next(n);
+   for (int step = 0; step < steps; ++step) {
+      for (int i = 0; i < n; ++i)
+         next[i] = (i == 0 || i == n - 1) ? cells[i]
+                                          : (cells[i - 1] + 2 * cells[i] + cells[i + 1]) >> 2;
+      cells.swap(next);
+   }
+   std::vector<int> result = cl_host::read_buffer<int>(queue, steps % 2 ? b : a, n);
+   cl_host::expect(result == cells, "relaxation: exact result after 1500 resizing barriers");
+   return {};
+}
+
+} // namespace
+
+int main()
+{
+   const char *policy = std::getenv("CK_POLICY");
+   std::printf("CK_POLICY=%s\n", policy ? policy : "(default)");
+   try {
+      cl_device_id device = cl_host::first_device();
+      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      cl_host::Context context = cl_host::create_context(device);
+      cl_host::Program program = cl_host::build_or_throw(context, device, source);
+
+      cl_host::Watchdog watchdog("the stress test", std::chrono::seconds(240));
+      std::atomic<bool> stop{false};
+      std::vector<long> launches(ordinary_threads, 0);
+      std::vector<std::thread> threads;
+      for (int t = 0; t < ordinary_threads; ++t)
+         threads.emplace_back([&, t] { launches[t] = launch_ordinary(context, device, program, stop); });
+
+      Events stealing = run_work_stealing(context, device, program, 4 * units);
+      run_relaxation(context, device, program, 4 * units);
+      stop = true;
+      for (std::thread &thread : threads)
+         thread.join();
+
+      long total = 0;
+      bool all_right = true;
+      for (long count : launches) {
+         all_right &= count >= 0;
+         total += count;
+      }
+      std::printf("ordinary kernels from %d host threads: %ld launches\n", ordinary_threads,
+                  total);
+      cl_host::expect(all_right, "every ordinary launch computed the right result");
+      cl_host::expect(total > 0, "ordinary kernels ran while the cooperative ones did");
+      const cl_uint events = stealing.kills + stealing.forks;
+      const cl_uint minimum = policy && std::string(policy).rfind("random:", 0) == 0 ? 350 : 0;
+      std::printf("work stealing: %u kill and fork events (at least %u wanted)\n", events,
+                  minimum);
+      cl_host::expect(events >= minimum, "enough kill and fork events under this policy");
+   } catch (const std::exception &error) {
+      std::fprintf(stderr, "stress: %s\n", error.what());
+      return 1;
+   }
+   return cl_host::expectations_status();
+}
