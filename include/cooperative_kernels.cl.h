@@ -6,7 +6,8 @@
  * `request_fork` vanish, `resizing_global_barrier` becomes `global_barrier`,
  * and `global_barrier` is an occupancy-bound barrier, correct only when the
  * host launches no more work-groups than the device runs at once (which is
- * how such kernels run today).
+ * how such kernels run today). Defining CK_DEFINE_AWAY (-DCK_DEFINE_AWAY)
+ * picks this fallback even where the extension exists, to compare the two.
  *
  * The occupancy-bound barrier needs two zeroed words of global memory. Write
  * CK_SYNC_PARAM at the end of the kernel's parameter list: it expands to
@@ -16,13 +17,14 @@
 #ifndef COOPERATIVE_KERNELS_CL_H
 #define COOPERATIVE_KERNELS_CL_H
 
-#ifdef cl_ext_cooperative_kernels
+#if defined(cl_ext_cooperative_kernels) && !defined(CK_DEFINE_AWAY)
 
 #define CK_SYNC_PARAM
 
 #else
 
 #define CK_SYNC_PARAM , volatile global uint *ck_sync
+#undef transmit
 #define transmit
 #define offer_kill() ((void)0)
 #define request_fork() ((void)0)
@@ -30,7 +32,7 @@
 #define resizing_global_barrier() global_barrier()
 #define global_barrier() ck_occupancy_bound_barrier(ck_sync)
 
-static void ck_occupancy_bound_barrier(volatile global uint *sync)
+void ck_occupancy_bound_barrier(volatile global uint *sync)
 {
    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
    if (get_local_id(0) == 0) {

@@ -1,0 +1,268 @@
+// ck-bench: micro-benchmarks of cooperative kernels on the patched Mesa,
+// measured side by side in one run. Launched by `tools/ck bench`, which sets
+// LP_NUM_THREADS (the compute units) and CK_POLICY=never for each run.
+//
+//  - launch: enqueue-to-finish of an empty one-work-group kernel (the cost a
+//    fork is compared with);
+//  - global barrier: cooperative global_barrier() against the occupancy-bound
+//    barrier of persistent-thread code, and against host barriers with as many
+//    threads (pthread_barrier_wait, a spinning barrier that yields);
+//  - fast paths: the relaxation with a resizing barrier per step, cooperative
+//    against the same source compiled as persistent-thread code.
+// Every figure is the median over --repeats runs, with the minimum and maximum.
+#include "cl_host.hpp"
+#include "watchdog.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+   std::string kernels = "kernels";
+   std::string include = "include";
+   int repeats = 5;
+};
+
+struct Spread {
+   double median, min, max;
+};
+
+Spread measure(int repeats, const std::function<double()> &run_once)
+{
+   std::vector<double> samples;
+   for (int i = 0; i < repeats; ++i)
+      samples.push_back(run_once());
+   std::sort(samples.begin(), samples.end());
+   return {samples[samples.size() / 2], samples.front(), samples.back()};
+}
+
+void print_row(const char *what, const Spread &s, const char *unit)
+{
+   std::printf("  %-44s %10.2f %s  (min %.2f, max %.2f)\n", what, s.median, unit, s.min, s.max);
+}
+
+double seconds_since(Clock::time_point start)
+{
+   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Microseconds per barrier of `threads` host threads doing `rounds` barriers.
+double host_barrier_us(unsigned threads, int rounds, bool use_pthread)
+{
+   pthread_barrier_t pthread_barrier;
+   pthread_barrier_init(&pthread_barrier, nullptr, threads);
+   std::atomic<unsigned> arrived{0};
+   std::atomic<unsigned> generation{0};
+   auto spin_yield_barrier = [&] {
+      const unsigned gen = generation.load();
+      if (arrived.fetch_add(1) + 1 == threads) {
+         arrived.store(0);
+         generation.fetch_add(1);
+      } else {
+         while (generation.load() == gen)
+            sched_yield();
+      }
+   };
+   const auto start = Clock::now();
+   std::vector<std::thread> workers;
+   for (unsigned t = 0; t < threads; ++t)
+      workers.emplace_back([&] {
+         for (int r = 0; r < rounds; ++r) {
+            if (use_pthread)
+               pthread_barrier_wait(&pthread_barrier);
+            else
+               spin_yield_barrier();
+         }
+      });
+   for (std::thread &worker : workers)
+      worker.join();
+   const double us = 1e6 * seconds_since(start) / rounds;
+   pthread_barrier_destroy(&pthread_barrier);
+   return us;
+}
+
+class Bench {
+public:
+   Bench(const Options &options)
+      : options_(options), device_(cl_host::first_device()),
+        context_(cl_host::create_context(device_)),
+        queue_(cl_host::create_queue(context_, device_))
+   {
+      const std::string header = cl_host::read_file(options.include + "/cooperative_kernels.cl.h");
+      const std::string kernels = cl_host::read_file(options.kernels + "/bench.cl");
+      cooperative_ = cl_host::build_or_throw(context_, device_, header + kernels);
+      persistent_ =
+         cl_host::build_or_throw(context_, device_, "#define CK_DEFINE_AWAY\n" + header + kernels);
+      units_ = cl_host::device_uint(device_, CL_DEVICE_MAX_COMPUTE_UNITS);
+   }
+
+   cl_uint units() const { return units_; }
+
+   double empty_launch_us()
+   {
+      cl_host::Kernel kernel = create(cooperative_, "empty");
+      cl_host::Buffer out = cl_host::create_buffer(context_, CL_MEM_READ_WRITE, 4);
+      cl_host::set_arg(kernel, 0, out.get());
+      const size_t one = 1;
+      const int launches = 200;
+      run(kernel, one, one); // compile
+      const auto start = Clock::now();
+      for (int i = 0; i < launches; ++i)
+         run(kernel, one, one);
+      return 1e6 * seconds_since(start) / launches;
+   }
+
+   // Microseconds per global barrier, one work-group per unit.
+   double barrier_us(bool cooperative, int rounds)
+   {
+      cl_host::Kernel kernel = create(cooperative ? cooperative_ : persistent_, "barriers");
+      cl_host::Buffer out = cl_host::create_buffer(context_, CL_MEM_READ_WRITE, 4);
+      cl_host::set_arg(kernel, 0, out.get());
+      cl_host::Buffer sync = zeroed(2);
+      if (!cooperative)
+         cl_host::set_arg(kernel, 2, sync.get());
+      const size_t local = 1, global = units_;
+      cl_host::set_arg(kernel, 1, 1);
+      run(kernel, global, local); // compile
+      reset(sync, 2);
+      cl_host::set_arg(kernel, 1, rounds);
+      const auto start = Clock::now();
+      run(kernel, global, local);
+      return 1e6 * seconds_since(start) / rounds;
+   }
+
+   // Milliseconds for the relaxation, one work-group per unit.
+   double relax_ms(bool cooperative, int n, int steps)
+   {
+      cl_host::Kernel kernel = create(cooperative ? cooperative_ : persistent_, "relax");
+      std::vector<int> cells(n, 1);
+      cl_host::Buffer a = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, n * sizeof(int),
+                                                 cells.data());
+      cl_host::Buffer b = cl_host::create_buffer(context_, CL_MEM_READ_WRITE, n * sizeof(int));
+      cl_host::Buffer sync = zeroed(2);
+      cl_host::set_arg(kernel, 0, a.get());
+      cl_host::set_arg(kernel, 1, b.get());
+      cl_host::set_arg(kernel, 2, n);
+      if (!cooperative)
+         cl_host::set_arg(kernel, 4, sync.get());
+      const size_t local = 64, global = units_ * local;
+      cl_host::set_arg(kernel, 3, 1);
+      run(kernel, global, local); // compile
+      reset(sync, 2);
+      cl_host::set_arg(kernel, 3, steps);
+      const auto start = Clock::now();
+      run(kernel, global, local);
+      return 1e3 * seconds_since(start);
+   }
+
+private:
+   cl_host::Kernel create(cl_program program, const char *name)
+   {
+      cl_int err = CL_SUCCESS;
+      cl_host::Kernel kernel(clCreateKernel(program, name, &err));
+      cl_host::check(err, "clCreateKernel");
+      return kernel;
+   }
+
+   cl_host::Buffer zeroed(size_t words)
+   {
+      std::vector<cl_uint> zeros(words, 0);
+      return cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, words * 4, zeros.data());
+   }
+
+   void reset(cl_mem buffer, size_t words)
+   {
+      std::vector<cl_uint> zeros(words, 0);
+      cl_host::check(clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, words * 4, zeros.data(), 0,
+                                          nullptr, nullptr),
+                     "clEnqueueWriteBuffer");
+   }
+
+   void run(cl_kernel kernel, size_t global, size_t local)
+   {
+      cl_host::Watchdog watchdog("a benchmark kernel", std::chrono::seconds(120));
+      cl_host::check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0,
+                                            nullptr, nullptr),
+                     "clEnqueueNDRangeKernel");
+      cl_host::check(clFinish(queue_), "clFinish");
+   }
+
+   Options options_;
+   cl_device_id device_;
+   cl_host::Context context_;
+   cl_host::Queue queue_;
+   cl_host::Program cooperative_, persistent_;
+   cl_uint units_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+   Options options;
+   for (int i = 1; i + 1 < argc; i += 2) {
+      std::string flag = argv[i];
+      if (flag == "--kernels")
+         options.kernels = argv[i + 1];
+      else if (flag == "--include")
+         options.include = argv[i + 1];
+      else if (flag == "--repeats")
+         options.repeats = std::max(1, std::atoi(argv[i + 1]));
+      else {
+         std::fprintf(stderr, "usage: ck-bench [--kernels DIR] [--include DIR] [--repeats N]\n");
+         return 2;
+      }
+   }
+   try {
+      Bench bench(options);
+      const unsigned units = bench.units();
+      const int repeats = options.repeats;
+      std::printf("compute units: %u, %d repeats each\n", units, repeats);
+
+      print_row("empty 1-group launch, enqueue to finish",
+                measure(repeats, [&] { return bench.empty_launch_us(); }), "us");
+
+      const int rounds = 2000;
+      const Spread cooperative_barrier =
+         measure(repeats, [&] { return bench.barrier_us(true, rounds); });
+      const Spread persistent_barrier =
+         measure(repeats, [&] { return bench.barrier_us(false, rounds); });
+      const Spread pthread_barrier =
+         measure(repeats, [&] { return host_barrier_us(units, 20000, true); });
+      const Spread yield_barrier =
+         measure(repeats, [&] { return host_barrier_us(units, 20000, false); });
+      print_row("global_barrier (cooperative)", cooperative_barrier, "us");
+      print_row("occupancy-bound barrier (persistent threads)", persistent_barrier, "us");
+      print_row("host pthread_barrier_wait", pthread_barrier, "us");
+      print_row("host spin-and-yield barrier", yield_barrier, "us");
+      std::printf("  ratio global_barrier / spin-and-yield: %.2f (goal <= 2)\n",
+                  cooperative_barrier.median / yield_barrier.median);
+
+      const int n = 16384, steps = 1000;
+      const Spread cooperative_relax =
+         measure(repeats, [&] { return bench.relax_ms(true, n, steps); });
+      const Spread persistent_relax =
+         measure(repeats, [&] { return bench.relax_ms(false, n, steps); });
+      print_row("relaxation, cooperative (resizing barriers)", cooperative_relax, "ms");
+      print_row("relaxation, persistent threads", persistent_relax, "ms");
+      std::printf("  slowdown cooperative / persistent: %.3f (fast-path cost)\n",
+                  cooperative_relax.median / persistent_relax.median);
+   } catch (const std::exception &error) {
+      std::fprintf(stderr, "ck-bench: %s\n", error.what());
+      return 1;
+   }
+   return 0;
+}
