@@ -2,7 +2,9 @@
 // Fig. 4): the step counter is transmitted to work-groups that join, the
 // work is redistributed over the active work-groups after every resizing
 // barrier, and the scheduler may grow or shrink the kernel at each one.
-kernel void relax(global int *a, global int *b, int n, int steps)
+// Hosts prepend include/cooperative_kernels.cl.h, so the same source also
+// builds as persistent-thread code (CK_SYNC_PARAM, CK_DEFINE_AWAY).
+kernel void relax(global int *a, global int *b, int n, int steps CK_SYNC_PARAM)
 {
    transmit int step = 0;
    while (step < steps) {

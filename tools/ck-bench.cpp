@@ -102,7 +102,8 @@ public:
         queue_(cl_host::create_queue(context_, device_))
    {
       const std::string header = cl_host::read_file(options.include + "/cooperative_kernels.cl.h");
-      const std::string kernels = cl_host::read_file(options.kernels + "/bench.cl");
+      const std::string kernels = cl_host::read_file(options.kernels + "/relax_cooperative.cl") +
+                                  cl_host::read_file(options.kernels + "/bench.cl");
       cooperative_ = cl_host::build_or_throw(context_, device_, header + kernels);
       persistent_ =
          cl_host::build_or_throw(context_, device_, "#define CK_DEFINE_AWAY\n" + header + kernels);

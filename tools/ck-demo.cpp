@@ -27,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
    std::string kernels = "kernels";
+   std::string include = "include";
    int n = 16384;
    int steps = 3000;
    cl_uint groups = 0; // 0: four per compute unit
@@ -39,7 +40,7 @@ struct Options {
 void usage(FILE *out)
 {
    std::fprintf(out,
-                "usage: ck-demo [--kernels DIR] [--n CELLS] [--steps STEPS] [--groups N]\n"
+                "usage: ck-demo [--kernels DIR] [--include DIR] [--n CELLS] [--steps STEPS] [--groups N]\n"
                 "               [--local-size L] [--frame-period MS] [--frame-size S]\n"
                 "               [--timeout SECONDS]\n"
                 "Relaxes CELLS integers for STEPS steps in a cooperative kernel of N\n"
@@ -74,6 +75,8 @@ Options parse(int argc, char **argv)
       const char *value = argv[++i];
       if (arg == "--kernels")
          options.kernels = value;
+      else if (arg == "--include")
+         options.include = value;
       else if (arg == "--n")
          options.n = parse_number("--n", value, 3);
       else if (arg == "--steps")
@@ -198,7 +201,9 @@ int main(int argc, char **argv)
       cl_host::Context context = cl_host::create_context(device);
       cl_host::Queue queue = cl_host::create_queue(context, device);
       cl_host::Program program = cl_host::build_or_throw(
-         context, device, cl_host::read_file(options.kernels + "/relax_cooperative.cl"));
+         context, device,
+         cl_host::read_file(options.include + "/cooperative_kernels.cl.h") +
+            cl_host::read_file(options.kernels + "/relax_cooperative.cl"));
       cl_int err = CL_SUCCESS;
       cl_host::Kernel kernel(clCreateKernel(program, "relax", &err));
       cl_host::check(err, "clCreateKernel(relax)");

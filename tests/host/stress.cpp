@@ -18,7 +18,8 @@
 
 namespace {
 
-const char *source = R"CLC(
+// Besides kernels/relax_cooperative.cl:
+const char *own_kernels = R"CLC(
 // stats: [0] starts at the top, [1] starts through a fork, [2] normal exits
 kernel void steal(volatile global uint *next, global uint *done, uint tasks,
                   volatile global uint *stats)
@@ -50,20 +51,6 @@ kernel void steal(volatile global uint *next, global uint *done, uint tasks,
    }
    if (get_local_id(0) == 0)
       atomic_inc(&stats[2]);
-}
-
-kernel void relax(global int *a, global int *b, int n, int steps)
-{
-   transmit int step = 0;
-   while (step < steps) {
-      global const int *src = (step & 1) ? b : a;
-      global int *dst = (step & 1) ? a : b;
-      for (int i = get_global_id(0); i < n; i += get_global_size(0))
-         dst[i] = (i == 0 || i == n - 1) ? src[i]
-                                         : (src[i - 1] + 2 * src[i] + src[i + 1]) >> 2;
-      step++;
-      resizing_global_barrier();
-   }
 }
 
 kernel void square(global uint *data)
@@ -186,14 +173,21 @@ Events run_relaxation(cl_context context, cl_device_id device, cl_program progra
 
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
+   if (argc != 3) {
+      std::fprintf(stderr, "usage: stress KERNELS_DIR INCLUDE_DIR\n");
+      return 2;
+   }
    const char *policy = std::getenv("CK_POLICY");
    std::printf("CK_POLICY=%s\n", policy ? policy : "(default)");
    try {
       cl_device_id device = cl_host::first_device();
       const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
       cl_host::Context context = cl_host::create_context(device);
+      const std::string source =
+         cl_host::read_file(std::string(argv[2]) + "/cooperative_kernels.cl.h") +
+         cl_host::read_file(std::string(argv[1]) + "/relax_cooperative.cl") + own_kernels;
       cl_host::Program program = cl_host::build_or_throw(context, device, source);
 
       cl_host::Watchdog watchdog("the stress test", std::chrono::seconds(240));
