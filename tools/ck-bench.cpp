@@ -114,7 +114,7 @@ public:
 
    double empty_launch_us()
    {
-      cl_host::Kernel kernel = create(cooperative_, "empty");
+      cl_host::Kernel kernel = cl_host::create_kernel(cooperative_, "empty");
       cl_host::Buffer out = cl_host::create_buffer(context_, CL_MEM_READ_WRITE, 4);
       cl_host::set_arg(kernel, 0, out.get());
       const size_t one = 1;
@@ -129,7 +129,7 @@ public:
    // Microseconds per global barrier, one work-group per unit.
    double barrier_us(bool cooperative, int rounds)
    {
-      cl_host::Kernel kernel = create(cooperative ? cooperative_ : persistent_, "barriers");
+      cl_host::Kernel kernel = cl_host::create_kernel(cooperative ? cooperative_ : persistent_, "barriers");
       cl_host::Buffer out = cl_host::create_buffer(context_, CL_MEM_READ_WRITE, 4);
       cl_host::set_arg(kernel, 0, out.get());
       cl_host::Buffer sync = zeroed(2);
@@ -148,7 +148,7 @@ public:
    // Milliseconds for the relaxation, one work-group per unit.
    double relax_ms(bool cooperative, int n, int steps)
    {
-      cl_host::Kernel kernel = create(cooperative ? cooperative_ : persistent_, "relax");
+      cl_host::Kernel kernel = cl_host::create_kernel(cooperative ? cooperative_ : persistent_, "relax");
       std::vector<int> cells(n, 1);
       cl_host::Buffer a = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, n * sizeof(int),
                                                  cells.data());
@@ -170,14 +170,6 @@ public:
    }
 
 private:
-   cl_host::Kernel create(cl_program program, const char *name)
-   {
-      cl_int err = CL_SUCCESS;
-      cl_host::Kernel kernel(clCreateKernel(program, name, &err));
-      cl_host::check(err, "clCreateKernel");
-      return kernel;
-   }
-
    cl_host::Buffer zeroed(size_t words)
    {
       std::vector<cl_uint> zeros(words, 0);

@@ -137,9 +137,7 @@ std::vector<double> run_frames(cl_device_id device, const Options &options,
    cl_host::Queue queue = cl_host::create_queue(context, device);
    cl_host::Program program = cl_host::build_or_throw(
       context, device, cl_host::read_file(options.kernels + "/matmul.cl"));
-   cl_int err = CL_SUCCESS;
-   cl_host::Kernel kernel(clCreateKernel(program, "matmul", &err));
-   cl_host::check(err, "clCreateKernel(matmul)");
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "matmul");
    const int size = options.frame_size;
    std::vector<float> ones(size * size, 1.0f);
    const size_t bytes = ones.size() * sizeof(float);
@@ -204,9 +202,7 @@ int main(int argc, char **argv)
          context, device,
          cl_host::read_file(options.include + "/cooperative_kernels.cl.h") +
             cl_host::read_file(options.kernels + "/relax_cooperative.cl"));
-      cl_int err = CL_SUCCESS;
-      cl_host::Kernel kernel(clCreateKernel(program, "relax", &err));
-      cl_host::check(err, "clCreateKernel(relax)");
+      cl_host::Kernel kernel = cl_host::create_kernel(program, "relax");
 
       std::vector<int> input = generate_input(options.n);
       const size_t bytes = input.size() * sizeof(int);

@@ -167,6 +167,14 @@ Program build_or_throw(cl_context context, cl_device_id device, const std::strin
    return std::move(result.program);
 }
 
+Kernel create_kernel(cl_program program, const std::string &name)
+{
+   cl_int err = CL_SUCCESS;
+   Kernel kernel(clCreateKernel(program, name.c_str(), &err));
+   check(err, ("clCreateKernel(" + name + ")").c_str());
+   return kernel;
+}
+
 std::string read_file(const std::string &path)
 {
    std::ifstream in(path, std::ios::binary);

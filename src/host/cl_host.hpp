@@ -83,6 +83,9 @@ BuildResult build_program(cl_context context, cl_device_id device, const std::st
 Program build_or_throw(cl_context context, cl_device_id device, const std::string &source,
                        const std::string &options = "");
 
+// The kernel `name` of a built program, or throws Error naming it.
+Kernel create_kernel(cl_program program, const std::string &name);
+
 std::string read_file(const std::string &path);
 
 Buffer create_buffer(cl_context context, cl_mem_flags flags, size_t bytes, void *host = nullptr);

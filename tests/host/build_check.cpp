@@ -72,9 +72,7 @@ T work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_in
 void check_kernel(cl_program program, cl_device_id device, const std::string &name,
                   bool cooperative)
 {
-   cl_int err = CL_SUCCESS;
-   cl_host::Kernel kernel(clCreateKernel(program, name.c_str(), &err));
-   cl_host::check(err, ("clCreateKernel(" + name + ")").c_str());
+   cl_host::Kernel kernel = cl_host::create_kernel(program, name);
    const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
    const auto is_cooperative = work_group_info<cl_bool>(kernel, device, CL_KERNEL_COOPERATIVE_EXT);
    const auto active = work_group_info<size_t>(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT);

@@ -27,9 +27,7 @@ int main()
       cl_host::Context context = cl_host::create_context(device);
       cl_host::Queue queue = cl_host::create_queue(context, device);
       cl_host::Program program = cl_host::build_or_throw(context, device, source);
-      cl_int err = CL_SUCCESS;
-      cl_host::Kernel kernel(clCreateKernel(program, "sum_rounds", &err));
-      cl_host::check(err, "clCreateKernel");
+      cl_host::Kernel kernel = cl_host::create_kernel(program, "sum_rounds");
 
       cl_uint num_args = 0;
       cl_host::check(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(num_args), &num_args,

@@ -64,12 +64,10 @@ int main()
       cl_host::Context context = cl_host::create_context(device);
       cl_host::Queue queue = cl_host::create_queue(context, device);
       cl_host::Program program = cl_host::build_or_throw(context, device, source);
-      cl_int err = CL_SUCCESS;
 
       {
          const cl_uint tasks = 200000;
-         cl_host::Kernel drain(clCreateKernel(program, "drain", &err));
-         cl_host::check(err, "clCreateKernel(drain)");
+         cl_host::Kernel drain = cl_host::create_kernel(program, "drain");
          cl_uint zero = 0;
          cl_host::Buffer next = cl_host::create_buffer(
             context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(zero), &zero);
@@ -96,8 +94,7 @@ int main()
       }
       {
          const cl_uint n = 1000000;
-         cl_host::Kernel count(clCreateKernel(program, "count", &err));
-         cl_host::check(err, "clCreateKernel(count)");
+         cl_host::Kernel count = cl_host::create_kernel(program, "count");
          cl_host::Buffer out = cl_host::create_buffer(context, CL_MEM_WRITE_ONLY, sizeof(cl_uint));
          cl_host::set_arg(count, 0, out.get());
          cl_host::set_arg(count, 1, n);

@@ -68,9 +68,7 @@ long launch_ordinary(cl_context context, cl_device_id device, cl_program program
                      const std::atomic<bool> &stop)
 {
    cl_host::Queue queue = cl_host::create_queue(context, device);
-   cl_int err = CL_SUCCESS;
-   cl_host::Kernel kernel(clCreateKernel(program, "square", &err));
-   cl_host::check(err, "clCreateKernel(square)");
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "square");
    const size_t n = 256, local = 16;
    cl_host::Buffer data = cl_host::create_buffer(context, CL_MEM_READ_WRITE, n * sizeof(cl_uint));
    cl_host::set_arg(kernel, 0, data.get());
@@ -100,9 +98,7 @@ Events run_work_stealing(cl_context context, cl_device_id device, cl_program pro
                          cl_uint groups)
 {
    cl_host::Queue queue = cl_host::create_queue(context, device);
-   cl_int err = CL_SUCCESS;
-   cl_host::Kernel kernel(clCreateKernel(program, "steal", &err));
-   cl_host::check(err, "clCreateKernel(steal)");
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "steal");
    const cl_uint tasks = 400000;
    std::vector<cl_uint> zeros(tasks, 0);
    cl_host::Buffer next = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(cl_uint),
@@ -140,9 +136,7 @@ Events run_relaxation(cl_context context, cl_device_id device, cl_program progra
                       cl_uint groups)
 {
    cl_host::Queue queue = cl_host::create_queue(context, device);
-   cl_int err = CL_SUCCESS;
-   cl_host::Kernel kernel(clCreateKernel(program, "relax", &err));
-   cl_host::check(err, "clCreateKernel(relax)");
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "relax");
    const int n = 4096, steps = 1500;
    std::vector<int> cells(n);
    for (int i = 0; i < n; ++i)
