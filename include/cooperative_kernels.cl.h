@@ -13,6 +13,12 @@
  * CK_SYNC_PARAM at the end of the kernel's parameter list: it expands to
  * nothing with the extension, and to one extra `volatile global uint *`
  * parameter without it, which the host then passes as the last argument.
+ *
+ * Defining CK_RESIZING_WITHOUT_QUERY builds resizing_global_barrier the way
+ * FSE'17 §4.2 first describes it, without the query: every work-group offers
+ * to be killed once on entry, then work-group 0's side forks after the
+ * barrier. The scheduler can then gather only the work-groups that happen to
+ * be last when they offer, which is what the query-based barrier improves on.
  */
 #ifndef COOPERATIVE_KERNELS_CL_H
 #define COOPERATIVE_KERNELS_CL_H
@@ -20,6 +26,17 @@
 #if defined(cl_ext_cooperative_kernels) && !defined(CK_DEFINE_AWAY)
 
 #define CK_SYNC_PARAM
+
+#ifdef CK_RESIZING_WITHOUT_QUERY
+#define resizing_global_barrier() ck_resizing_barrier_without_query()
+inline void ck_resizing_barrier_without_query(void)
+{
+   offer_kill();
+   global_barrier();
+   request_fork();
+   global_barrier();
+}
+#endif
 
 #else
 

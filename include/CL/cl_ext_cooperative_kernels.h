@@ -22,6 +22,23 @@ extern "C" {
  * 0 for a kernel that is not cooperative. */
 #define CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT 0x4F01
 
+/* cl_profiling_info: what the scheduler did during a cooperative launch,
+ * queried with clGetEventProfilingInfo on the launch's event once it is
+ * CL_COMPLETE (the queue needs CL_QUEUE_PROFILING_ENABLE). For an ordinary
+ * launch every value is 0. */
+/* cl_ulong: work-groups killed (offer_kill, resizing barriers). */
+#define CL_PROFILING_COOPERATIVE_KILLS_EXT 0x4F10
+/* cl_ulong: work-groups forked (request_fork, resizing barriers). */
+#define CL_PROFILING_COOPERATIVE_FORKS_EXT 0x4F11
+/* cl_ulong: the fewest / most work-groups active at once. */
+#define CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT 0x4F12
+#define CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT 0x4F13
+/* cl_ulong[]: the time of each completed gather in nanoseconds, from the
+ * moment the scheduler asked the kernel for units to the moment the last of
+ * them was given back, in completion order; the size query (param_value
+ * NULL) gives 8 bytes per gather recorded. */
+#define CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT 0x4F14
+
 #ifdef __cplusplus
 }
 #endif
