@@ -25,6 +25,12 @@ extern "C" {
 /* Name of the hidden kernel parameter that carries the context. */
 #define CK_CONTEXT_ARG_NAME "__ck_context"
 
+/* The generated code calls this function (void, no arguments, an empty
+ * body) in every loop that polls the context for another workgroup; the
+ * frontend turns each call into the driver's spin-wait hint, so that a
+ * driver whose workgroups share CPUs yields there. */
+#define CK_SPIN_WAIT_FUNCTION "__ck_spin_wait"
+
 /* Header words (index into the context as an array of 32-bit words). */
 enum ck_context_word {
    CK_ACTIVE_GROUPS = 0,     /* M: workgroups now active, ids [0, M) */

@@ -74,6 +74,7 @@ private:
   Value *callWorkItemQuery(IRBuilder<> &B, StringRef Name, unsigned Dim);
   Value *groupId(IRBuilder<> &B);
   void workgroupBarrier(IRBuilder<> &B);
+  void spinWait(IRBuilder<> &B);
   void copyField(IRBuilder<> &B, const TransmitField &Field, bool ToRecord);
 
   // Control-flow construction; blocks go before the current continuation.
@@ -149,6 +150,22 @@ Value *KernelLowering::add(IRBuilder<> &B, ck_context_word Word,
                            Value *Amount) {
   return B.CreateAtomicRMW(AtomicRMWInst::Add, headerWord(B, Word), Amount,
                            Align(4), SeqCst);
+}
+
+/// Tells the driver that this thread polls for another workgroup: a call to
+/// CK_SPIN_WAIT_FUNCTION, an empty function that Clover replaces with the
+/// driver's spin-wait hint (llvmpipe yields the CPU there).
+void KernelLowering::spinWait(IRBuilder<> &B) {
+  Function *Hint = M.getFunction(CK_SPIN_WAIT_FUNCTION);
+  if (!Hint) {
+    Hint = Function::Create(FunctionType::get(B.getVoidTy(), false),
+                            GlobalValue::InternalLinkage, CK_SPIN_WAIT_FUNCTION,
+                            M);
+    Hint->setCallingConv(CallingConv::SPIR_FUNC);
+    Hint->addFnAttr(Attribute::NoInline);
+    ReturnInst::Create(Ctx, BasicBlock::Create(Ctx, "entry", Hint));
+  }
+  B.CreateCall(Hint)->setCallingConv(CallingConv::SPIR_FUNC);
 }
 
 /// Returns whether the exchange happened.
@@ -430,6 +447,7 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
 void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
   BasicBlock *Poll = newBlock("gbar.poll");
   BasicBlock *Check = newBlock("gbar.check");
+  BasicBlock *Wait = newBlock("gbar.wait");
   BasicBlock *Release = newBlock("gbar.release");
   BasicBlock *Done = newBlock("gbar.done");
   Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
@@ -450,7 +468,11 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
   Value *Arrived =
       B.CreateAnd(State, B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
   B.CreateCondBr(B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS)), Release,
-                 Poll);
+                 Wait);
+
+  B.SetInsertPoint(Wait);
+  spinWait(B);
+  B.CreateBr(Poll);
 
   B.SetInsertPoint(Release);
   B.CreateCondBr(compareExchange(B, CK_BARRIER_ARRIVED, State, Released), Done,
@@ -500,7 +522,12 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
         B.SetInsertPoint(Slow);
         Value *Killed = emitKillSlowPath(B);
         BasicBlock *SlowEnd = B.GetInsertBlock();
-        B.CreateCondBr(Killed, Done, Offer);
+        // After the slow path's blocks, which dominate it (SPIR-V order).
+        BasicBlock *Wait = newBlock("resize.wait");
+        B.CreateCondBr(Killed, Done, Wait);
+        B.SetInsertPoint(Wait);
+        spinWait(B);
+        B.CreateBr(Offer);
         B.SetInsertPoint(Stop);
         atomicStore(B, B.getInt32(0), headerWord(B, CK_RESIZE_KILLS));
         B.CreateBr(Done);

@@ -96,7 +96,11 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
 ; CHECK-NEXT: %[[M:.*]] = load atomic i32
 ; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %[[ARRIVED]], %[[M]]
-; CHECK-NEXT: br i1 %[[ALL]], label %ck.gbar.release, label %ck.gbar.poll
+; CHECK-NEXT: br i1 %[[ALL]], label %ck.gbar.release, label %ck.gbar.wait
+; Not all arrived: tell the driver that this thread waits, poll again.
+; CHECK: ck.gbar.wait:
+; CHECK-NEXT: call spir_func void @__ck_spin_wait()
+; CHECK-NEXT: br label %ck.gbar.poll
 ; CHECK: ck.gbar.release:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: %[[CAS:.*]] = cmpxchg i32 addrspace(1)* %{{.*}}, i32 %[[STATE]], i32 %[[REL]] seq_cst seq_cst
@@ -110,3 +114,8 @@ attributes #4 = { convergent }
 ; CHECK: %[[B:ck.broadcast.*]] = load i32, i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK: add i32 %{{.*}}, %[[B]]
 ; WORD5-NOT: %__ck_context, i64 5
+; The spin-wait function: empty, never inlined (Clover replaces its calls).
+; CHECK: define internal spir_func void @__ck_spin_wait() #[[WAITATTR:[0-9]+]] {
+; CHECK-NEXT: entry:
+; CHECK-NEXT: ret void
+; CHECK: attributes #[[WAITATTR]] = { noinline }

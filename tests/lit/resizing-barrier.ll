@@ -125,7 +125,10 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: br label %ck.resize.done
 ; CHECK: ck.resize.done:
 ; CHECK-NEXT: phi i1 [ false, %ck.resize.stop ], [ true, %ck.endif{{[0-9]+}} ]
-; CHECK: br i1 %{{.*}}, label %ck.resize.done, label %ck.resize.offer
+; CHECK: br i1 %{{.*}}, label %ck.resize.done, label %ck.resize.wait
+; CHECK: ck.resize.wait:
+; CHECK-NEXT: call spir_func void @__ck_spin_wait()
+; CHECK-NEXT: br label %ck.resize.offer
 ; Third global barrier, for the survivors.
 ; CHECK: ck.alive:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
