@@ -31,6 +31,8 @@
  * CK_TRACE=path writes a Chrome trace-event JSON file when the scheduler is
  * destroyed: counter "active work-groups" per cooperative launch, complete
  * events for every launch and for every gather.
+ * CK_STATS=1 prints each cooperative launch's statistics (ck_launch_stats)
+ * on stderr when it completes.
  */
 #ifndef CK_SCHEDULER_H
 #define CK_SCHEDULER_H
@@ -53,9 +55,10 @@ struct ck_scheduler_options {
    const char *policy;     /* as CK_POLICY; NULL: the default policy */
    const char *trace_path; /* as CK_TRACE; NULL: no trace */
    const char *cap_file;   /* as CK_CAP_FILE; NULL: none */
+   int print_stats;        /* as CK_STATS=1 */
 };
 
-/* A scheduler configured from CK_POLICY, CK_TRACE and CK_CAP_FILE; an invalid
+/* A scheduler configured from CK_POLICY, CK_TRACE, CK_CAP_FILE and CK_STATS; an invalid
  * CK_POLICY is reported on stderr and replaced by the default policy. */
 struct ck_scheduler *ck_scheduler_create(unsigned units);
 /* NULL if options->policy is not a valid policy or units is 0. */
@@ -80,7 +83,7 @@ struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler
                                                   void *data, uint32_t *context,
                                                   uint32_t max_groups);
 
-#define CK_STATS_GATHER_TIMES 64
+#define CK_STATS_GATHER_TIMES 1024
 
 struct ck_launch_stats {
    uint64_t kills;        /* work-groups killed (the context's CK_KILLS) */

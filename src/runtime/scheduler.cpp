@@ -99,7 +99,7 @@ struct ck_launch {
 struct ck_scheduler {
 public:
    ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
-                std::string cap_file);
+                std::string cap_file, bool print_stats);
    ~ck_scheduler();
 
    unsigned units() const { return unsigned(units_.size()); }
@@ -144,10 +144,12 @@ private:
    void sample_active(ck_launch &kernel);
    void finish_if_done(ck_launch &kernel);
    void complete(ck_launch &launch);
+   void print_stats(const ck_launch &launch) const;
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
 
    const ck::Policy policy_;
    const std::string trace_path_, cap_file_;
+   const bool print_stats_;
    const Clock::time_point origin_ = Clock::now();
 
    std::mutex mutex_;
@@ -166,8 +168,9 @@ private:
 };
 
 ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
-                           std::string cap_file)
+                           std::string cap_file, bool print_stats)
    : policy_(policy), trace_path_(std::move(trace_path)), cap_file_(std::move(cap_file)),
+     print_stats_(print_stats),
      unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units),
      random_(policy.seed)
 {
@@ -599,6 +602,24 @@ void ck_scheduler::finish_if_done(ck_launch &kernel)
       complete(kernel);
 }
 
+// One line per cooperative launch, for CK_STATS=1.
+void ck_scheduler::print_stats(const ck_launch &launch) const
+{
+   const ck_launch_stats &stats = launch.stats;
+   std::vector<uint64_t> gathers(stats.gather_ns,
+                                 stats.gather_ns + std::min<uint64_t>(stats.gathers,
+                                                                      CK_STATS_GATHER_TIMES));
+   std::sort(gathers.begin(), gathers.end());
+   const double median_ms = gathers.empty() ? 0.0 : gathers[gathers.size() / 2] / 1e6;
+   std::fprintf(stderr,
+                "ck: cooperative launch %llu: N=%u, active %u..%u, %llu kills, %llu forks, "
+                "%u gathers (median %.3f ms, max %.3f ms), ran %.3f ms\n",
+                static_cast<unsigned long long>(launch.id), launch.max_groups, stats.min_active,
+                stats.max_active, static_cast<unsigned long long>(stats.kills),
+                static_cast<unsigned long long>(stats.forks), stats.gathers, median_ms,
+                stats.gather_ns_max / 1e6, nanoseconds(launch.ended - launch.started) / 1e6);
+}
+
 void ck_scheduler::complete(ck_launch &launch)
 {
    launch.ended = Clock::now();
@@ -606,6 +627,8 @@ void ck_scheduler::complete(ck_launch &launch)
    if (launch.cooperative) {
       launch.stats.kills = header_word(launch.context, CK_KILLS).load();
       launch.stats.forks = header_word(launch.context, CK_FORKS).load();
+      if (print_stats_)
+         print_stats(launch);
       cooperative_running_.erase(
          std::find(cooperative_running_.begin(), cooperative_running_.end(), &launch));
    }
@@ -661,10 +684,10 @@ void ck_scheduler::housekeeper_main()
 namespace {
 
 ck_scheduler *create(unsigned units, const ck::Policy &policy, const char *trace_path,
-                     const char *cap_file)
+                     const char *cap_file, bool print_stats)
 {
    return new ck_scheduler(units, policy, trace_path ? trace_path : "",
-                           cap_file ? cap_file : "");
+                           cap_file ? cap_file : "", print_stats);
 }
 
 } // namespace
@@ -680,7 +703,9 @@ ck_scheduler *ck_scheduler_create(unsigned units)
       else
          std::fprintf(stderr, "ck scheduler: invalid CK_POLICY '%s', using 'default'\n", text);
    }
-   return create(std::max(units, 1u), policy, std::getenv("CK_TRACE"), std::getenv("CK_CAP_FILE"));
+   const char *print_stats = std::getenv("CK_STATS");
+   return create(std::max(units, 1u), policy, std::getenv("CK_TRACE"), std::getenv("CK_CAP_FILE"),
+                 print_stats && std::string(print_stats) == "1");
 }
 
 ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *options)
@@ -688,7 +713,8 @@ ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *optio
    const auto policy = ck::parse_policy(options->policy ? options->policy : "default");
    if (!policy || options->units == 0)
       return nullptr;
-   return create(options->units, *policy, options->trace_path, options->cap_file);
+   return create(options->units, *policy, options->trace_path, options->cap_file,
+                 options->print_stats != 0);
 }
 
 void ck_scheduler_destroy(ck_scheduler *scheduler)

@@ -255,6 +255,31 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
                stats.gather_ns[0] / 1e3);
 }
 
+TEST(Cooperative, PrintsStatisticsOnRequest)
+{
+   const ck_scheduler_options options{2, "default", nullptr, nullptr, 1};
+   SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
+   Spinner kernel(2);
+   testing::internal::CaptureStderr();
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 2);
+   require_eventually([&] { return kernel.running.load() == 2; },
+                      "kernel.running.load() == 2", &kernel.context);
+   GatedKernel gated;
+   gated.open.store(true);
+   wait_or_die(ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 1));
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   const std::string printed = testing::internal::GetCapturedStderr();
+   const std::string expected = "N=2, active " + std::to_string(stats.min_active) + "..2, " +
+                                std::to_string(stats.kills) + " kills, " +
+                                std::to_string(stats.forks) + " forks, " +
+                                std::to_string(stats.gathers) + " gathers";
+   EXPECT_NE(printed.find("ck: cooperative launch"), std::string::npos) << printed;
+   EXPECT_NE(printed.find(expected), std::string::npos) << printed << " lacks " << expected;
+   EXPECT_EQ(stats.kills, 1u);
+}
+
 // A kernel whose work-group 0 forks the others and leaves at once: the
 // launch still completes only after every forked work-group has run.
 struct ForkAndLeave {
@@ -362,7 +387,7 @@ TEST(Cooperative, CapFileSetsTheCap)
    ASSERT_GE(fd, 0);
    close(fd);
    std::ofstream(path) << "1\n";
-   const ck_scheduler_options options{4, "default", nullptr, path};
+   const ck_scheduler_options options{4, "default", nullptr, path, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    ASSERT_TRUE(eventually([&] {
       ActiveRecorder probe(4);
