@@ -16,9 +16,10 @@
  *
  * Defining CK_RESIZING_WITHOUT_QUERY builds resizing_global_barrier the way
  * FSE'17 §4.2 first describes it, without the query: every work-group offers
- * to be killed once on entry, then work-group 0's side forks after the
- * barrier. The scheduler can then gather only the work-groups that happen to
- * be last when they offer, which is what the query-based barrier improves on.
+ * to be killed once on entry, the survivors meet at a global barrier, any of
+ * them may fork, and new work-groups join at a second global barrier. The
+ * scheduler can then gather only the work-groups that happen to be last when
+ * they offer, which is what the query-based barrier improves on.
  */
 #ifndef COOPERATIVE_KERNELS_CL_H
 #define COOPERATIVE_KERNELS_CL_H

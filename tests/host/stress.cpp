@@ -183,6 +183,9 @@ int main(int argc, char **argv)
          cl_host::read_file(std::string(argv[2]) + "/cooperative_kernels.cl.h") +
          cl_host::read_file(std::string(argv[1]) + "/relax_cooperative.cl") + own_kernels;
       cl_host::Program program = cl_host::build_or_throw(context, device, source);
+      // The same kernels with FSE'17's first resizing barrier (no query).
+      cl_host::Program without_query =
+         cl_host::build_or_throw(context, device, "#define CK_RESIZING_WITHOUT_QUERY\n" + source);
 
       cl_host::Watchdog watchdog("the stress test", std::chrono::seconds(240));
       std::atomic<bool> stop{false};
@@ -202,6 +205,7 @@ int main(int argc, char **argv)
          events += stealing.kills + stealing.forks;
       }
       run_relaxation(context, device, program, 4 * units);
+      run_relaxation(context, device, without_query, 4 * units);
       stop = true;
       for (std::thread &thread : threads)
          thread.join();
