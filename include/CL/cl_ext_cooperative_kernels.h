@@ -38,6 +38,9 @@ extern "C" {
  * them was given back, in completion order; the size query (param_value
  * NULL) gives 8 bytes per gather recorded. */
 #define CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT 0x4F14
+/* cl_ulong[]: for each work-group forked onto a compute unit, nanoseconds
+ * from the unit becoming free to the work-group starting on it. */
+#define CL_PROFILING_COOPERATIVE_FORK_TIMES_EXT 0x4F15
 
 #ifdef __cplusplus
 }

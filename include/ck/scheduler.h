@@ -84,6 +84,7 @@ struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler
                                                   uint32_t max_groups);
 
 #define CK_STATS_GATHER_TIMES 1024
+#define CK_STATS_FORK_TIMES 1024
 
 struct ck_launch_stats {
    uint64_t kills;        /* work-groups killed (the context's CK_KILLS) */
@@ -95,6 +96,10 @@ struct ck_launch_stats {
    uint64_t gather_ns_total;
    uint64_t gather_ns_max;
    uint64_t gather_ns[CK_STATS_GATHER_TIMES]; /* the first gathers' times */
+   uint32_t forks_timed;  /* forks started on parked units */
+   uint64_t fork_ns[CK_STATS_FORK_TIMES]; /* the first ones' latencies: from
+                             the unit becoming free to the forked work-group
+                             starting on it */
    uint64_t queued_ns;    /* from the launch call to its first work-group */
    uint64_t run_ns;       /* from its first work-group to completion */
 };

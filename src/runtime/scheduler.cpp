@@ -116,6 +116,7 @@ private:
       Task task = Task::None;
       ck_launch *launch = nullptr;
       unsigned group = 0;
+      Clock::time_point free_since; // when the unit last became idle
       std::condition_variable wake;
       std::thread thread;
    };
@@ -145,6 +146,7 @@ private:
    void finish_if_done(ck_launch &kernel);
    void complete(ck_launch &launch);
    void print_stats(const ck_launch &launch) const;
+   static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
 
    const ck::Policy policy_;
@@ -179,6 +181,7 @@ ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string
    for (unsigned index = 0; index < units; ++index) {
       units_.push_back(std::make_unique<Unit>());
       units_.back()->index = index;
+      units_.back()->free_since = Clock::now();
       idle_.push_back(units_.back().get());
    }
    // Units are handed out from the back: unit 0 first.
@@ -304,6 +307,7 @@ void ck_scheduler::unit_main(Unit &unit)
       // The launch may be gone now.
       unit.task = Unit::Task::None;
       unit.launch = nullptr;
+      unit.free_since = Clock::now();
       idle_.push_back(&unit);
       dispatch();
    }
@@ -337,6 +341,7 @@ void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
    take_up_to(kernel.withdrawals_wanted, wanted - std::min(wanted, uint32_t(kernel.parked)));
    ++kernel.running;
    ++kernel.forks_started;
+   record_fork_latency(kernel.stats, nanoseconds(Clock::now() - unit.free_since));
    sample_active(kernel);
    // Fewer parked units, a higher M: room for more offers or kill requests.
    dispatch();
@@ -573,6 +578,14 @@ void ck_scheduler::end_gather(ck_launch &kernel)
    }
    kernel.gather_start.reset();
    kernel.last_surrender.reset();
+}
+
+// From a unit becoming free to a work-group forked onto it starting.
+void ck_scheduler::record_fork_latency(ck_launch_stats &stats, uint64_t elapsed)
+{
+   if (stats.forks_timed < CK_STATS_FORK_TIMES)
+      stats.fork_ns[stats.forks_timed] = elapsed;
+   ++stats.forks_timed;
 }
 
 void ck_scheduler::sample_active(ck_launch &kernel)

@@ -63,16 +63,14 @@ cl_ulong profiling_ulong(cl_event event, cl_profiling_info param)
    return value;
 }
 
-std::vector<cl_ulong> gather_times(cl_event event)
+std::vector<cl_ulong> profiling_times(cl_event event, cl_profiling_info param)
 {
    size_t bytes = 0;
-   cl_host::check(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT, 0,
-                                          nullptr, &bytes),
-                  "clGetEventProfilingInfo(gather times size)");
+   cl_host::check(clGetEventProfilingInfo(event, param, 0, nullptr, &bytes),
+                  "clGetEventProfilingInfo(size)");
    std::vector<cl_ulong> times(bytes / sizeof(cl_ulong));
-   cl_host::check(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT, bytes,
-                                          times.data(), nullptr),
-                  "clGetEventProfilingInfo(gather times)");
+   cl_host::check(clGetEventProfilingInfo(event, param, bytes, times.data(), nullptr),
+                  "clGetEventProfilingInfo(times)");
    return times;
 }
 
@@ -154,12 +152,18 @@ int main()
          profiling_ulong(cooperative_event, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT);
       const cl_ulong max_active =
          profiling_ulong(cooperative_event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT);
-      const std::vector<cl_ulong> gathers = gather_times(cooperative_event);
+      const std::vector<cl_ulong> gathers =
+         profiling_times(cooperative_event, CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT);
+      const std::vector<cl_ulong> fork_times =
+         profiling_times(cooperative_event, CL_PROFILING_COOPERATIVE_FORK_TIMES_EXT);
       std::printf("%u units: %llu kills, %llu forks, active %llu..%llu, %zu gathers", units,
                   (unsigned long long)kills, (unsigned long long)forks,
                   (unsigned long long)min_active, (unsigned long long)max_active, gathers.size());
       for (cl_ulong ns : gathers)
          std::printf(" %.3f ms", ns / 1e6);
+      std::printf("; fork latencies");
+      for (cl_ulong ns : fork_times)
+         std::printf(" %.1f us", ns / 1e3);
       std::printf("\n");
       cl_host::expect(kills >= units - 1, "the kernel gave back units - 1 work-groups");
       cl_host::expect(forks >= 1, "units came back through forks");
@@ -169,9 +173,11 @@ int main()
       for (cl_ulong ns : gathers)
          timed &= ns > 0 && ns < 10'000'000'000ull;
       cl_host::expect(timed, "every gather has a time between 0 and 10 s");
+      cl_host::expect(fork_times.size() == forks, "every fork has a latency");
 
       cl_host::expect(profiling_ulong(ordinary_event, CL_PROFILING_COOPERATIVE_KILLS_EXT) == 0 &&
-                         gather_times(ordinary_event).empty(),
+                         profiling_times(ordinary_event,
+                                         CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT).empty(),
                       "an ordinary launch reports no kills and no gathers");
 
       cl_host::Queue plain_queue = cl_host::create_queue(context, device);

@@ -251,8 +251,12 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
    EXPECT_EQ(stats.gathers, 1u);
    EXPECT_GT(stats.gather_ns[0], 0u);
    EXPECT_EQ(stats.gather_ns_total, stats.gather_ns[0]);
-   std::printf("gather of 2 units from a kernel offering every ~200 us: %.1f us\n",
-               stats.gather_ns[0] / 1e3);
+   EXPECT_EQ(stats.forks_timed, 2u) << "both forks started on parked units";
+   EXPECT_GT(stats.fork_ns[0], 0u);
+   EXPECT_GT(stats.fork_ns[1], 0u);
+   std::printf("gather of 2 units from a kernel offering every ~200 us: %.1f us; "
+               "forks %.1f and %.1f us after their units became free\n",
+               stats.gather_ns[0] / 1e3, stats.fork_ns[0] / 1e3, stats.fork_ns[1] / 1e3);
 }
 
 TEST(Cooperative, PrintsStatisticsOnRequest)
