@@ -8,9 +8,15 @@
 //    barrier of persistent-thread code, and against host barriers with as many
 //    threads (pthread_barrier_wait, a spinning barrier that yields);
 //  - fast paths: the relaxation with a resizing barrier per step, cooperative
-//    against the same source compiled as persistent-thread code.
+//    against the same source compiled as persistent-thread code (only with
+//    no more units than CPUs: with more, persistent-thread barriers spin
+//    through whole time slices and the comparison measures nothing else);
+//  - resizing: an ordinary kernel that needs k units at once takes them from
+//    a cooperative kernel (k = 1, N/4, N/2, N-1): the gather time, and the
+//    fork latency when the units come back, from the launch statistics.
 // Every figure is the median over --repeats runs, with the minimum and maximum.
 #include "cl_host.hpp"
+#include "resize_probe.hpp"
 #include "watchdog.hpp"
 
 #include <pthread.h>
@@ -40,13 +46,20 @@ struct Spread {
    double median, min, max;
 };
 
+Spread spread_of(std::vector<double> samples)
+{
+   if (samples.empty())
+      return {0, 0, 0};
+   std::sort(samples.begin(), samples.end());
+   return {samples[samples.size() / 2], samples.front(), samples.back()};
+}
+
 Spread measure(int repeats, const std::function<double()> &run_once)
 {
    std::vector<double> samples;
    for (int i = 0; i < repeats; ++i)
       samples.push_back(run_once());
-   std::sort(samples.begin(), samples.end());
-   return {samples[samples.size() / 2], samples.front(), samples.back()};
+   return spread_of(std::move(samples));
 }
 
 void print_row(const char *what, const Spread &s, const char *unit)
@@ -111,6 +124,12 @@ public:
    }
 
    cl_uint units() const { return units_; }
+
+   cl_host::ResizeProbe resize(cl_uint ordinary_groups)
+   {
+      cl_host::Watchdog watchdog("a resizing probe", std::chrono::seconds(120));
+      return cl_host::probe_resize(context_, device_, cooperative_, ordinary_groups);
+   }
 
    double empty_launch_us()
    {
@@ -225,8 +244,8 @@ int main(int argc, char **argv)
       const int repeats = options.repeats;
       std::printf("compute units: %u, %d repeats each\n", units, repeats);
 
-      print_row("empty 1-group launch, enqueue to finish",
-                measure(repeats, [&] { return bench.empty_launch_us(); }), "us");
+      const Spread launch = measure(repeats, [&] { return bench.empty_launch_us(); });
+      print_row("empty 1-group launch, enqueue to finish", launch, "us");
 
       const int rounds = 2000;
       const Spread cooperative_barrier =
@@ -247,12 +266,46 @@ int main(int argc, char **argv)
       const int n = 16384, steps = 1000;
       const Spread cooperative_relax =
          measure(repeats, [&] { return bench.relax_ms(true, n, steps); });
-      const Spread persistent_relax =
-         measure(repeats, [&] { return bench.relax_ms(false, n, steps); });
       print_row("relaxation, cooperative (resizing barriers)", cooperative_relax, "ms");
-      print_row("relaxation, persistent threads", persistent_relax, "ms");
-      std::printf("  slowdown cooperative / persistent: %.3f (fast-path cost)\n",
-                  cooperative_relax.median / persistent_relax.median);
+      const unsigned cpus = std::thread::hardware_concurrency();
+      if (units <= cpus) {
+         const Spread persistent_relax =
+            measure(repeats, [&] { return bench.relax_ms(false, n, steps); });
+         print_row("relaxation, persistent threads", persistent_relax, "ms");
+         std::printf("  slowdown cooperative / persistent: %.3f (fast-path cost)\n",
+                     cooperative_relax.median / persistent_relax.median);
+      } else {
+         std::printf("  relaxation, persistent threads: skipped (%u units on %u CPUs: its\n"
+                     "  barriers spin through whole time slices, see the barrier above)\n",
+                     units, cpus);
+      }
+
+      if (units >= 2) {
+         std::vector<cl_uint> asked;
+         for (cl_uint k : {1u, units / 4, units / 2, units - 1})
+            if (k >= 1 && std::find(asked.begin(), asked.end(), k) == asked.end())
+               asked.push_back(k);
+         std::printf("  resizing: an ordinary kernel takes k units from a cooperative kernel on "
+                     "all %u\n", units);
+         std::vector<double> all_forks;
+         for (cl_uint k : asked) {
+            std::vector<double> gathers, forks;
+            for (int r = 0; r < repeats; ++r) {
+               const cl_host::ResizeProbe probe = bench.resize(k);
+               for (cl_ulong ns : probe.gather_ns)
+                  gathers.push_back(ns / 1e6);
+               for (cl_ulong ns : probe.fork_ns)
+                  forks.push_back(ns / 1e3);
+            }
+            all_forks.insert(all_forks.end(), forks.begin(), forks.end());
+            const std::string label = "k=" + std::to_string(k);
+            print_row((label + ": gather time").c_str(), spread_of(gathers), "ms");
+            print_row((label + ": fork latency").c_str(), spread_of(forks), "us");
+         }
+         const Spread fork = spread_of(all_forks);
+         std::printf("  ratio fork latency / empty launch: %.2f (goal <= 2)\n",
+                     fork.median / launch.median);
+      }
    } catch (const std::exception &error) {
       std::fprintf(stderr, "ck-bench: %s\n", error.what());
       return 1;
