@@ -2,18 +2,58 @@
 
 bench_help() {
    cat <<EOF2
-usage: tools/ck bench [--threads "2 4 8"] [--repeats N]
+usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
+       tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
+                      [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
 
-Builds if needed, then runs the micro-benchmarks (tools/ck-bench.cpp) once
-per llvmpipe compute-thread count, with CK_POLICY=never so that nothing is
-resized: launch latency, global_barrier against the occupancy-bound barrier
-and host barriers, and the fast-path cost of a cooperative kernel against the
-same source as persistent-thread code. Prints medians with min and max.
-Benchmarks are not tests: nothing here passes or fails on a figure.
+Builds if needed, then measures. Benchmarks are not tests: nothing here
+passes or fails on a figure (a wrong application result does fail).
+
+micro (the default)
+  The micro-benchmarks (tools/ck-bench.cpp), once per llvmpipe
+  compute-thread count in --threads (default "2 4 8"), with CK_POLICY=never
+  so that nothing is resized: launch latency, global_barrier against the
+  occupancy-bound barrier and host barriers, and the fast-path cost of a
+  cooperative kernel against the same source as persistent-thread code.
+  Prints medians with min and max over --repeats (default 5).
+
+table2, fig5, fig6, all
+  The evaluation of FSE'17 section 5 (tools/ck-eval.cpp) on the FSE'17
+  applications, each printing its table with the paper's figures beside it,
+  writing DIR/NAME.csv and DIR/NAME.txt (the printed table), then drawing
+  DIR/NAME.png (tools/eval_plots.py). DIR is --out (default $CK_BUILD/eval).
+    table2  cooperative against persistent-thread slowdown, no multitasking:
+            CK_POLICY=never, --threads default: the number of CPUs ($(nproc)).
+    fig5    gather time and matmul time when the matmul asks for 1, N/4,
+            N/2, N-1 of the N units, query and without-query barriers.
+    fig6    cooperative slowdown and achieved period under light (70/3 ms),
+            medium (40/3 ms) and heavy (40/10 ms) loads; Table 3.
+            fig5 and fig6: CK_POLICY=default, --threads default: the larger
+            of 4 and the number of CPUs (so that N/4 >= 1).
+    all     table2, fig5 and fig6 in turn (each with its own default threads
+            unless --threads is given); fails at the end if any did.
+  --repeats N       runs per configuration (default: table2 5, fig5/fig6 3)
+  --scale test|bench  input sizes (default bench; test is for trial runs)
+  --apps NAME,...   only these applications (name or name:input)
+  Anything after -- goes to ck-eval (e.g. -- --loads heavy --k N/2);
+  '$CK_PLUGIN_BUILD/tools/ck-eval --help' lists its options.
+  A bench-scale 'all' takes on the order of an hour on 2 CPUs.
 EOF2
 }
 
 cmd_bench() {
+   local sub=micro
+   case "${1:-}" in
+      micro|table2|fig5|fig6|all) sub=$1; shift ;;
+   esac
+   if [ "$sub" = micro ]; then
+      bench_micro "$@"
+   else
+      bench_eval "$sub" "$@"
+   fi
+}
+
+bench_micro() {
    local threads="2 4 8" repeats=5
    while [ $# -gt 0 ]; do
       case "$1" in
@@ -34,4 +74,60 @@ cmd_bench() {
          --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --repeats "$repeats"
    done
    CK_STEP=""
+}
+
+bench_eval() {
+   local sub=$1
+   shift
+   local threads="" out=$CK_BUILD/eval
+   local args=()
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --threads)
+            [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--threads takes one number for $sub, got '${2:-}'"
+            threads=$2; shift ;;
+         --repeats|--scale|--apps)
+            [ $# -ge 2 ] || die "$1 needs a value"
+            args+=("$1" "$2"); shift ;;
+         --out)
+            [ $# -ge 2 ] || die "--out needs a directory"
+            out=$2; shift ;;
+         --) shift; args+=("$@"); break ;;
+         -h|--help) bench_help; return 0 ;;
+         *) bench_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   build_if_needed
+   eval "$(mesa_env_exports)"
+   mkdir -p "$out"
+   out=$(cd "$out" && pwd)
+   local cpus
+   cpus=$(nproc)
+   note "machine: $cpus CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
+
+   local subs=("$sub") failed=()
+   [ "$sub" = all ] && subs=(table2 fig5 fig6)
+   local s t policy rc
+   for s in "${subs[@]}"; do
+      if [ "$s" = table2 ]; then
+         t=${threads:-$cpus}
+         policy=never
+      else
+         t=${threads:-$((cpus > 4 ? cpus : 4))}
+         policy=default
+      fi
+      step "$s with LP_NUM_THREADS=$t CK_POLICY=$policy"
+      rc=0
+      LP_NUM_THREADS=$t CK_POLICY=$policy "$CK_PLUGIN_BUILD/tools/ck-eval" "$s" \
+         --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --out "$out" "${args[@]}" |
+         tee "$out/$s.txt" || rc=$?
+      [ "$rc" -eq 0 ] || failed+=("$s (exit $rc)")
+   done
+   CK_STEP=""
+   step "plots in $out"
+   /usr/bin/python3 "$CK_ROOT/tools/eval_plots.py" --dir "$out"
+   CK_STEP=""
+   note "tables: $out/*.txt, CSV: $out/*.csv, plots: $out/*.png"
+   [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]} (see the FAIL lines above)"
 }
