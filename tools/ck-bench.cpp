@@ -1,6 +1,7 @@
 // ck-bench: micro-benchmarks of cooperative kernels on the patched Mesa,
 // measured side by side in one run. Launched by `tools/ck bench`, which sets
-// LP_NUM_THREADS (the compute units) and CK_POLICY=never for each run.
+// LP_NUM_THREADS (the compute units) and the default policy for each run
+// (the resizing probes need it; alone on every unit, nothing else resizes).
 //
 //  - launch: enqueue-to-finish of an empty one-work-group kernel (the cost a
 //    fork is compared with);
@@ -280,7 +281,11 @@ int main(int argc, char **argv)
                      units, cpus);
       }
 
-      if (units >= 2) {
+      const char *policy = std::getenv("CK_POLICY");
+      if (policy && std::string(policy) != "default") {
+         std::printf("  resizing: skipped (CK_POLICY=%s; the probes need the default policy)\n",
+                     policy);
+      } else if (units >= 2) {
          std::vector<cl_uint> asked;
          for (cl_uint k : {1u, units / 4, units / 2, units - 1})
             if (k >= 1 && std::find(asked.begin(), asked.end(), k) == asked.end())

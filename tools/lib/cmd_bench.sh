@@ -11,10 +11,12 @@ passes or fails on a figure (a wrong application result does fail).
 
 micro (the default)
   The micro-benchmarks (tools/ck-bench.cpp), once per llvmpipe
-  compute-thread count in --threads (default "2 4 8"), with CK_POLICY=never
-  so that nothing is resized: launch latency, global_barrier against the
-  occupancy-bound barrier and host barriers, and the fast-path cost of a
-  cooperative kernel against the same source as persistent-thread code.
+  compute-thread count in --threads (default "2 4 8"), with the default
+  policy (a kernel alone on every unit is never resized): launch latency,
+  global_barrier against the occupancy-bound barrier and host barriers, the
+  fast-path cost of a cooperative kernel against the same source as
+  persistent-thread code, and the gather time and fork latency when an
+  ordinary kernel takes k = 1, N/4, N/2, N-1 units from a cooperative one.
   Prints medians with min and max over --repeats (default 5).
 
 table2, fig5, fig6, all
@@ -70,7 +72,7 @@ bench_micro() {
    local t
    for t in $threads; do
       step "benchmarks with LP_NUM_THREADS=$t"
-      LP_NUM_THREADS=$t CK_POLICY=never "$CK_PLUGIN_BUILD/tools/ck-bench" \
+      LP_NUM_THREADS=$t CK_POLICY=default "$CK_PLUGIN_BUILD/tools/ck-bench" \
          --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --repeats "$repeats"
    done
    CK_STEP=""
