@@ -14,7 +14,9 @@
 
 #include "ck/context.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -95,6 +97,7 @@ private:
   void lowerBuiltin(CallBase &Call, Builtin Kind);
   void lowerGridQueries();
   void emitResumeDispatch();
+  SwitchInst *resumeGuard(Loop &L, AllocaInst &Pending);
   void repairSSA();
   void eraseTransmitAnnotations();
 
@@ -652,15 +655,73 @@ void KernelLowering::lowerGridQueries() {
   }
 }
 
+/// Whether \p I is clang's -O0 spill of a kernel argument into its alloca.
+static bool isArgumentSpill(const Instruction &I) {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  return Store && isa<Argument>(Store->getValueOperand()) &&
+         isa<AllocaInst>(Store->getPointerOperand());
+}
+
+/// Makes every edge into loop \p L go through a new header, the guard,
+/// which continues to the old header unless \p Pending holds the resume id
+/// of a fork point in the loop. Returns the guard's switch, to which the
+/// caller adds one case per such fork point.
+SwitchInst *KernelLowering::resumeGuard(Loop &L, AllocaInst &Pending) {
+  BasicBlock *Header = L.getHeader();
+  BasicBlock *Guard =
+      BasicBlock::Create(Ctx, "ck.resume.guard", &F, Header);
+  while (auto *Phi = dyn_cast<PHINode>(&Header->front()))
+    Phi->moveBefore(*Guard, Guard->end());
+  SmallVector<BasicBlock *, 4> Predecessors(predecessors(Header));
+  for (BasicBlock *Predecessor : Predecessors)
+    Predecessor->getTerminator()->replaceSuccessorWith(Header, Guard);
+  IRBuilder<> B(Guard);
+  if (DISubprogram *Scope = F.getSubprogram())
+    B.SetCurrentDebugLocation(
+        DILocation::get(Ctx, Scope->getScopeLine(), 0, Scope));
+  return B.CreateSwitch(B.CreateLoad(I32, &Pending, "ck.pending"), Header);
+}
+
 /// At entry, a workgroup reads the resume id of its slot; a forked one
-/// loads the transmit record into the transmit variables and jumps to its
-/// fork point.
+/// loads the transmit record into the transmit variables and goes to its
+/// fork point. The arguments' spills stay before the dispatch, so that
+/// forked workgroups see the kernel's arguments too.
+///
+/// A fork point inside loops is reached through the headers of the loops
+/// that contain it, outermost first: each loop gets a guard header that
+/// goes on towards the fork point while the id of a pending resume says so.
+/// Jumping straight into a loop body would make the control flow
+/// irreducible, which Mesa's structurizer (nir_lower_goto_ifs) turns into
+/// different code from one run to the next, some of it wrong.
 void KernelLowering::emitResumeDispatch() {
   BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator FirstNonAlloca = Entry.begin();
-  while (isa<AllocaInst>(FirstNonAlloca))
-    ++FirstNonAlloca;
-  BasicBlock *Body = Entry.splitBasicBlock(FirstNonAlloca, "ck.body");
+  BasicBlock::iterator Split = Entry.begin();
+  while (isa<AllocaInst>(*Split) || isArgumentSpill(*Split))
+    ++Split;
+  BasicBlock *Body = Entry.splitBasicBlock(Split, "ck.body");
+
+  // Loops are those of the kernel before any resume edge.
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  auto *Pending = new AllocaInst(I32, M.getDataLayout().getAllocaAddrSpace(),
+                                 "ck.resume.pending", &*Entry.begin());
+  DenseMap<Loop *, SwitchInst *> Guards;
+  DenseMap<unsigned, BasicBlock *> FirstHop;
+  for (auto &[Id, Target] : ResumePoints) {
+    BasicBlock *Next = Target;
+    for (Loop *L = LI.getLoopFor(Target); L; L = L->getParentLoop()) {
+      SwitchInst *&Guard = Guards[L];
+      if (!Guard)
+        Guard = resumeGuard(*L, *Pending);
+      Guard->addCase(ConstantInt::get(I32, Id), Next);
+      Next = Guard->getParent();
+    }
+    FirstHop[Id] = Next;
+    // Arrived: the resume is no longer pending.
+    new StoreInst(ConstantInt::get(I32, 0), Pending,
+                  &*Target->getFirstInsertionPt());
+  }
+
   Entry.getTerminator()->eraseFromParent();
   IRBuilder<> B(&Entry);
   if (DISubprogram *Scope = F.getSubprogram())
@@ -668,6 +729,7 @@ void KernelLowering::emitResumeDispatch() {
         DILocation::get(Ctx, Scope->getScopeLine(), 0, Scope));
   Value *Group = groupId(B);
   Value *ResumeId = atomicLoad(B, slotWord(B, Group, CK_SLOT_RESUME_POINT));
+  B.CreateStore(ResumeId, Pending);
   SwitchInst *Dispatch = B.CreateSwitch(ResumeId, Body, ResumePoints.size());
   for (auto &[Id, Target] : ResumePoints) {
     BasicBlock *Restore = BasicBlock::Create(
@@ -682,9 +744,19 @@ void KernelLowering::emitResumeDispatch() {
     }
     for (const TransmitField &Field : Record.Fields)
       copyField(B, Field, /*ToRecord=*/false);
-    B.CreateBr(Target);
+    B.CreateBr(FirstHop[Id]);
     Dispatch->addCase(B.getInt32(Id), Restore);
   }
+
+  // A resuming workgroup skips every definition on the way: phis on the new
+  // edges take undef (repairSSA demotes what the skipped code defined).
+  // One entry per edge, so as many as a predecessor has edges here.
+  for (BasicBlock &Block : F)
+    for (PHINode &Phi : Block.phis())
+      for (BasicBlock *Predecessor : predecessors(&Block))
+        if (count(Phi.blocks(), Predecessor) <
+            count(predecessors(&Block), Predecessor))
+          Phi.addIncoming(UndefValue::get(Phi.getType()), Predecessor);
 }
 
 /// The resume edges break dominance; demote what they broke to memory.

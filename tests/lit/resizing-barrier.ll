@@ -96,6 +96,7 @@ attributes #4 = { convergent }
 ; Second global barrier, where forked groups join.
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.1, %ck.uniform{{[0-9]+}}
+; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.gbar.poll{{[0-9]+}}:
 ; Kill phase.

@@ -1,6 +1,10 @@
 ; Resume dispatch: one case per fork point (request_fork in a loop, in a
-; helper, and a resizing barrier), numbered per kernel.
+; helper, and a resizing barrier), numbered per kernel. The arguments'
+; spills stay before the dispatch; a fork point in a loop is reached through
+; a guard that heads the loop, so the control flow stays reducible (every
+; cycle has one entry).
 ; RUN: %ck-lower -S %s | FileCheck %s
+; RUN: %ck-lower -S %s | sed 's/ optnone//' | opt -passes='print<cycles>' -disable-output 2>&1 | FileCheck %s --check-prefix=CYCLES
 ; RUN: %ck-lower %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -153,24 +157,37 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NOT: define {{.*}}@grow(
 ; CHECK-LABEL: define {{.*}}spir_kernel void @forks(i32 addrspace(1)* noundef %out, i32 noundef %n, i32 addrspace(1)* %__ck_context)
 ; CHECK: entry:
-; CHECK: %[[GROUP:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; CHECK-NEXT: %ck.resume.pending = alloca i32
+; CHECK: store i32 addrspace(1)* %out, i32 addrspace(1)** %out.addr
+; CHECK-NEXT: store i32 %n, i32* %n.addr
+; CHECK-NEXT: %[[GROUP:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
 ; CHECK: %[[G32:.*]] = trunc i64 %[[GROUP]] to i32
 ; CHECK: %[[G64:.*]] = zext i32 %[[G32]] to i64
 ; CHECK: %[[FIRST:.*]] = mul i64 %[[G64]], 64
 ; CHECK: %[[WORD:.*]] = add i64 %[[FIRST]], 16
 ; CHECK: %[[SLOT:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[WORD]]
 ; CHECK: %[[RESUME:.*]] = load atomic i32, i32 addrspace(1)* %[[SLOT]] seq_cst, align 4
-; CHECK: switch i32 %[[RESUME]], label %ck.body [
+; CHECK-NEXT: store i32 %[[RESUME]], i32* %ck.resume.pending
+; CHECK-NEXT: switch i32 %[[RESUME]], label %ck.body [
 ; CHECK-NEXT: i32 1, label %ck.resume.1
 ; CHECK-NEXT: i32 2, label %ck.resume.2
 ; CHECK-NEXT: i32 3, label %ck.resume.3
 ; CHECK-NEXT: ]
 ; CHECK: ck.resume.1:
-; CHECK: br label %for.body.ck.after
+; CHECK: br label %ck.resume.guard
 ; CHECK: ck.resume.2:
 ; CHECK: br label %for.end.ck.after
 ; CHECK: ck.resume.3:
 ; CHECK: br label %ck.resize.join
+; The loop's guard: every edge into the loop comes here.
+; CHECK: ck.resume.guard:
+; CHECK-SAME: preds = %ck.resume.1, %ck.body, %for.inc
+; CHECK-NEXT: %ck.pending = load i32, i32* %ck.resume.pending
+; CHECK-NEXT: switch i32 %ck.pending, label %for.cond [
+; CHECK-NEXT: i32 1, label %for.body.ck.after
+; CHECK-NEXT: ]
+; CHECK: for.cond:
+; CHECK-SAME: preds = %ck.resume.guard
 ; The fork point in the loop: resume right after its trailing barrier.
 ; CHECK: for.body:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
@@ -179,7 +196,8 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: br label %for.body.ck.after
 ; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst, align 4
 ; CHECK: for.body.ck.after:
-; CHECK-SAME: preds = %ck.resume.1, %ck.uniform
+; CHECK-SAME: preds = %ck.resume.guard, %ck.uniform
+; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: load i32, i32* %i
 ; CHECK-NEXT: load i32 addrspace(1)*, i32 addrspace(1)** %out.addr
 ; The fork point in the helper, inlined.
@@ -187,11 +205,13 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: store atomic i32 2, i32 addrspace(1)* %{{.*}} seq_cst, align 4
 ; CHECK: for.end.ck.after:
 ; CHECK-SAME: preds = %ck.resume.2, %ck.uniform2
+; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: load i32 addrspace(1)*, i32 addrspace(1)** %out.addr.i
 ; The resizing barrier: forked groups join at its second global barrier.
 ; CHECK: store atomic i32 3, i32 addrspace(1)* %{{.*}} seq_cst, align 4
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.3,
+; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-LABEL: define {{.*}}spir_kernel void @second(i32 addrspace(1)* noundef %out, i32 addrspace(1)* %__ck_context)
 ; CHECK: switch i32 %{{.*}}, label %ck.body [
@@ -199,3 +219,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: ]
 ; CHECK-NOT: declare {{.*}}@request_fork
 ; CHECK-NOT: declare {{.*}}@resizing_global_barrier
+; Every cycle has a single entry.
+; CYCLES: CycleInfo for function: forks
+; CYCLES: depth=1: entries(ck.resume.guard)
+; CYCLES-NOT: entries({{[^)]* }}
