@@ -46,12 +46,19 @@ enum ck_context_word {
    CK_FORKS_PUBLISHED = 6,   /* workgroups whose slot is written, ready to start */
    CK_KILLS = 7,             /* workgroups killed so far (statistics) */
    CK_FORKS = 8,             /* workgroups forked so far (statistics) */
-   CK_RESIZE_KILLS = 9,      /* W: kills a resizing barrier asks of groups
-                                [M-W, M); a group of those that stops
-                                offering un-killed sets it to 0, which stops
-                                the others too */
+   CK_RESIZE_FIRST_DOOMED = 9, /* F: a resizing barrier that kills W
+                                workgroups asks it of [F, M), F = M - W,
+                                written by workgroup 0 while M is stable
+                                (a workgroup that compared its id with the
+                                M it read, which drops as the top ones are
+                                killed, could doom itself wrongly); a
+                                doomed workgroup that stops offering
+                                un-killed sets it to CK_RESIZE_NONE_DOOMED,
+                                which stops the others too */
    CK_HEADER_WORDS = 16
 };
+
+#define CK_RESIZE_NONE_DOOMED 0xffffffffu
 
 /* CK_BARRIER_ARRIVED holds the generation of the current global barrier in
  * its high 16 bits and the number of workgroups arrived at it in its low 16

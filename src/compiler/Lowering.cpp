@@ -491,19 +491,17 @@ void KernelLowering::emitGlobalBarrier(IRBuilder<> &B) {
   });
 }
 
-/// After a resizing barrier, workgroups [M - W, M) (never workgroup 0) keep
+/// After a resizing barrier, workgroups [F, M) (never workgroup 0) keep
 /// offering to be killed until they are, until no kill is requested, or
-/// until W is 0. One that stops un-killed sets W to 0 so that the others
-/// stop too: once the top workgroup has stopped, no lower one can be killed,
-/// and one still offering would spin as long as kills are requested.
-/// Returns i1 killed.
+/// until F is CK_RESIZE_NONE_DOOMED. One that stops un-killed sets it so
+/// that the others stop too: once the top workgroup has stopped, no lower
+/// one can be killed, and one still offering would spin as long as kills
+/// are requested. Returns i1 killed.
 Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
   Value *Group = groupId(B);
   Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
-  Value *Kills = load(B, CK_RESIZE_KILLS);
-  Value *Active = load(B, CK_ACTIVE_GROUPS);
   Value *Doomed = B.CreateAnd(
-      IsNotFirst, B.CreateICmpUGE(B.CreateAdd(Group, Kills), Active),
+      IsNotFirst, B.CreateICmpUGE(Group, load(B, CK_RESIZE_FIRST_DOOMED)),
       "ck.doomed");
   return ifElse(
       B, Doomed,
@@ -519,9 +517,9 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
             B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0)), Stop,
             Wanted);
         B.SetInsertPoint(Wanted);
-        B.CreateCondBr(
-            B.CreateICmpEQ(load(B, CK_RESIZE_KILLS), B.getInt32(0)), Stop,
-            Slow);
+        B.CreateCondBr(B.CreateICmpEQ(load(B, CK_RESIZE_FIRST_DOOMED),
+                                      B.getInt32(CK_RESIZE_NONE_DOOMED)),
+                       Stop, Slow);
         B.SetInsertPoint(Slow);
         Value *Killed = emitKillSlowPath(B);
         BasicBlock *SlowEnd = B.GetInsertBlock();
@@ -532,7 +530,8 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
         spinWait(B);
         B.CreateBr(Offer);
         B.SetInsertPoint(Stop);
-        atomicStore(B, B.getInt32(0), headerWord(B, CK_RESIZE_KILLS));
+        atomicStore(B, B.getInt32(CK_RESIZE_NONE_DOOMED),
+                    headerWord(B, CK_RESIZE_FIRST_DOOMED));
         B.CreateBr(Done);
         B.SetInsertPoint(Done);
         PHINode *Result = B.CreatePHI(B.getInt1Ty(), 2, "ck.killed");
@@ -583,10 +582,11 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     emitGlobalBarrier(B);
     break;
   case Builtin::ResizingGlobalBarrier: {
-    // Global barrier; workgroup 0 forks and publishes W; global barrier;
-    // workgroups [M - W, M) offer to be killed; global barrier. New
-    // workgroups join at the second global barrier: M counts them from the
-    // moment workgroup 0 forks them, so they must arrive there.
+    // Global barrier; workgroup 0 forks and publishes F = M - W (M cannot
+    // change while the others wait); global barrier; workgroups [F, M)
+    // offer to be killed; global barrier. New workgroups join at the second
+    // global barrier: M counts them from the moment workgroup 0 forks them,
+    // so they must arrive there.
     unsigned ResumeId = ResumePoints.size() + 1;
     emitGlobalBarrier(B);
     workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
@@ -595,7 +595,12 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
           [&](IRBuilder<> &B) -> Value * {
             emitFork(B, ResumeId);
             Value *Kills = load(B, CK_KILL_REQUESTS);
-            atomicStore(B, Kills, headerWord(B, CK_RESIZE_KILLS));
+            Kills->setName("ck.resize.kills");
+            Value *Active = load(B, CK_ACTIVE_GROUPS);
+            Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),
+                                          B.CreateSub(Active, Kills),
+                                          B.getInt32(0), "ck.first.doomed");
+            atomicStore(B, First, headerWord(B, CK_RESIZE_FIRST_DOOMED));
             return nullptr;
           },
           [](IRBuilder<> &) -> Value * { return nullptr; });

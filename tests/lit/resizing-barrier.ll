@@ -1,9 +1,9 @@
 ; resizing_global_barrier: global barrier; workgroup 0 forks (resume id 1)
-; and publishes W = CK_KILL_REQUESTS as CK_RESIZE_KILLS (word 9); forked
-; groups join at the second global barrier; then groups [M - W, M) offer to
-; be killed until they are, no kill is requested or W is 0 (one that stops
-; un-killed sets W to 0); survivors leave through a third global barrier,
-; once M has dropped.
+; and publishes F = M - W as CK_RESIZE_FIRST_DOOMED (word 9), with
+; W = CK_KILL_REQUESTS; forked groups join at the second global barrier;
+; then groups [F, M) offer to be killed until they are, no kill is requested
+; or F is CK_RESIZE_NONE_DOOMED (one that stops un-killed sets it); survivors
+; leave through a third global barrier, once M has dropped.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
 ; RUN: %ck-lower %s -o %t.bc
@@ -77,7 +77,7 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: br label %ck.resize.join
 ; First global barrier.
 ; CHECK: ck.gbar.poll:
-; Workgroup 0 only: fork, then publish W.
+; Workgroup 0 only: fork, then publish F.
 ; CHECK: ck.thread0{{[0-9]+}}:
 ; CHECK: %[[G:.*]] = trunc i64 %{{.*}} to i32
 ; CHECK-NEXT: %[[IS0:.*]] = icmp eq i32 %[[G]], 0
@@ -90,19 +90,27 @@ attributes #4 = { convergent }
 ; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
 ; CHECK: ck.fork.done:
 ; CHECK-NEXT: %[[WP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[W:.*]] = load atomic i32, i32 addrspace(1)* %[[WP]] seq_cst
+; CHECK-NEXT: %[[W:ck.resize.kills]] = load atomic i32, i32 addrspace(1)* %[[WP]] seq_cst
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
+; CHECK-NEXT: %[[M:.*]] = load atomic i32
+; CHECK-NEXT: %[[MW:.*]] = sub i32 %[[M]], %[[W]]
+; CHECK-NEXT: %[[SOME:.*]] = icmp ugt i32 %[[M]], %[[W]]
+; CHECK-NEXT: %[[F:ck.first.doomed]] = select i1 %[[SOME]], i32 %[[MW]], i32 0
 ; CHECK-NEXT: %[[RP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: store atomic i32 %[[W]], i32 addrspace(1)* %[[RP]] seq_cst
+; CHECK-NEXT: store atomic i32 %[[F]], i32 addrspace(1)* %[[RP]] seq_cst
 ; Second global barrier, where forked groups join.
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.1, %ck.uniform{{[0-9]+}}
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.gbar.poll{{[0-9]+}}:
-; Kill phase.
+; Kill phase: a group is doomed if its id is at least F.
 ; CHECK: ck.thread0{{[0-9]+}}:
+; CHECK: %[[GK:ck.group[0-9]*]] = trunc i64
 ; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK: %ck.doomed = and i1
+; CHECK-NEXT: %[[FK:.*]] = load atomic i32
+; CHECK-NEXT: %[[ABOVE:.*]] = icmp uge i32 %[[GK]], %[[FK]]
+; CHECK-NEXT: %ck.doomed = and i1 %{{.*}}, %[[ABOVE]]
 ; CHECK: ck.uniform[[KU:[0-9]+]]:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %[[KB:.*]] = load i32, i32 addrspace(3)* @resize.ck.broadcast
@@ -115,14 +123,14 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: br i1 %[[NOREQ]], label %ck.resize.stop, label %ck.resize.wanted
 ; CHECK: ck.resize.wanted:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: %[[W2:.*]] = load atomic i32
-; CHECK-NEXT: %[[NOW:.*]] = icmp eq i32 %[[W2]], 0
-; CHECK-NEXT: br i1 %[[NOW]], label %ck.resize.stop, label %ck.resize.slow
+; CHECK-NEXT: %[[F2:.*]] = load atomic i32
+; CHECK-NEXT: %[[NONE:.*]] = icmp eq i32 %[[F2]], -1
+; CHECK-NEXT: br i1 %[[NONE]], label %ck.resize.stop, label %ck.resize.slow
 ; CHECK: ck.resize.slow:
 ; CHECK: %ck.last = and i1
 ; CHECK: ck.resize.stop:
 ; CHECK-NEXT: %[[WS:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[WS]] seq_cst
+; CHECK-NEXT: store atomic i32 -1, i32 addrspace(1)* %[[WS]] seq_cst
 ; CHECK-NEXT: br label %ck.resize.done
 ; CHECK: ck.resize.done:
 ; CHECK-NEXT: phi i1 [ false, %ck.resize.stop ], [ true, %ck.endif{{[0-9]+}} ]

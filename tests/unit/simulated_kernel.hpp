@@ -138,7 +138,9 @@ public:
       global_barrier();
       if (id_ == 0) {
          request_fork(resume_id, transmit);
-         context_.word(CK_RESIZE_KILLS).store(context_.word(CK_KILL_REQUESTS).load());
+         const uint32_t kills = context_.word(CK_KILL_REQUESTS).load();
+         const uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
+         context_.word(CK_RESIZE_FIRST_DOOMED).store(active > kills ? active - kills : 0);
       }
       return join_resizing_barrier();
    }
@@ -160,29 +162,34 @@ public:
       return false;
    }
 
-   // Work-groups [M - W, M), never work-group 0, offer to be killed until
-   // they are, no kill is requested any more, or W is 0.
+   // Work-groups [F, M), never work-group 0, offer to be killed until
+   // they are, no kill is requested any more, or F is CK_RESIZE_NONE_DOOMED.
    //
    // Deviation from the protocol as first specified (offer while kills are
    // requested): when the top work-group stopped un-killed because
    // CK_KILL_REQUESTS dropped to 0 and new requests arrived before a lower
    // doomed work-group saw the 0, that one spun forever: only the top
    // work-group can be killed, and it waits at the next barrier. Here a
-   // work-group that stops un-killed sets W to 0, which stops the others.
+   // work-group that stops un-killed sets F to CK_RESIZE_NONE_DOOMED, which
+   // stops the others.
+   //
+   // Deviation from the protocol as first specified (W published, [M - W,
+   // M) doomed): a work-group that read M after the top ones were killed
+   // counted itself doomed, and when one above it had not (it had read M
+   // earlier) it waited forever to become the top one. F is fixed while M
+   // is stable.
    bool resize_kills()
    {
-      const uint32_t kills = context_.word(CK_RESIZE_KILLS).load();
-      const uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
-      if (id_ == 0 || uint64_t(id_) + kills < active)
+      if (id_ == 0 || id_ < context_.word(CK_RESIZE_FIRST_DOOMED).load())
          return false;
       Backoff backoff;
       while (context_.word(CK_KILL_REQUESTS).load() != 0 &&
-             context_.word(CK_RESIZE_KILLS).load() != 0) {
+             context_.word(CK_RESIZE_FIRST_DOOMED).load() != CK_RESIZE_NONE_DOOMED) {
          if (kill_slow_path())
             return true;
          backoff.pause();
       }
-      context_.word(CK_RESIZE_KILLS).store(0);
+      context_.word(CK_RESIZE_FIRST_DOOMED).store(CK_RESIZE_NONE_DOOMED);
       return false;
    }
 

@@ -57,9 +57,9 @@ inline bool eventually(const std::function<bool()> &condition, std::chrono::nano
 inline std::string describe(sim::Context &context)
 {
    static const char *const names[] = {"M", "N", "kill requests", "fork offers", "barrier",
-                                       "unused", "published", "kills", "forks", "resize kills"};
+                                       "unused", "published", "kills", "forks", "first doomed"};
    std::string text;
-   for (unsigned word = 0; word <= CK_RESIZE_KILLS; ++word)
+   for (unsigned word = 0; word <= CK_RESIZE_FIRST_DOOMED; ++word)
       text += std::string(word ? ", " : "") + names[word] + " " +
               std::to_string(context.word(ck_context_word(word)).load());
    return text;

@@ -428,13 +428,14 @@ TEST(Cooperative, SeveralKernelsShareTheUnits)
 }
 
 // The kill loop of a resizing barrier (simulated kernel side). Work-groups
-// 1 and 2 of M = 3 are doomed (W = 2); only the top one can be killed.
+// 1 and 2 of M = 3 are doomed (W = 2, F = 1); only the top one can be
+// killed.
 struct ResizeKills {
    ResizeKills() : context(4)
    {
       context.word(CK_MAX_GROUPS).store(4);
       context.word(CK_ACTIVE_GROUPS).store(3);
-      context.word(CK_RESIZE_KILLS).store(2);
+      context.word(CK_RESIZE_FIRST_DOOMED).store(1);
    }
    // Runs resize_kills() of `id` on a thread; returns whether it was killed.
    bool run(uint32_t id, const std::function<void()> &meanwhile = [] {})
@@ -466,23 +467,40 @@ TEST(ResizeKills, AGroupThatStopsUnkilledStopsTheOthers)
 {
    ResizeKills resize;
    EXPECT_FALSE(resize.run(2));
-   EXPECT_EQ(resize.context.word(CK_RESIZE_KILLS).load(), 0u);
+   EXPECT_EQ(resize.context.word(CK_RESIZE_FIRST_DOOMED).load(), CK_RESIZE_NONE_DOOMED);
    resize.context.word(CK_KILL_REQUESTS).store(1);
    EXPECT_FALSE(resize.run(1));
    EXPECT_EQ(resize.context.word(CK_ACTIVE_GROUPS).load(), 3u);
    EXPECT_EQ(resize.context.word(CK_KILL_REQUESTS).load(), 1u);
 }
 
-// The same, with the lower work-group already offering when W drops to 0.
-TEST(ResizeKills, OfferingStopsWhenWDropsToZero)
+// The same, with the lower work-group already offering when the top one
+// stops.
+TEST(ResizeKills, OfferingStopsWhenTheTopOneStops)
 {
    ResizeKills resize;
    resize.context.word(CK_KILL_REQUESTS).store(1);
    EXPECT_FALSE(resize.run(1, [&] {
       std::this_thread::sleep_for(20ms);
-      resize.context.word(CK_RESIZE_KILLS).store(0); // as the top one stopping un-killed
+      // As the top one stopping un-killed.
+      resize.context.word(CK_RESIZE_FIRST_DOOMED).store(CK_RESIZE_NONE_DOOMED);
    }));
    EXPECT_EQ(resize.context.word(CK_ACTIVE_GROUPS).load(), 3u);
+}
+
+// W = 1 of M = 3 (F = 2): once work-group 2 is killed, work-group 1, which
+// reads M = 2 only now, is still not doomed. (Doomed as id + W >= M, it
+// offered; with a work-group above it that was not doomed and waits at the
+// next barrier, that was a deadlock, found by the random policy.)
+TEST(ResizeKills, KillsDoNotDoomLowerGroups)
+{
+   ResizeKills resize;
+   resize.context.word(CK_RESIZE_FIRST_DOOMED).store(2);
+   resize.context.word(CK_KILL_REQUESTS).store(2);
+   EXPECT_TRUE(resize.run(2));
+   EXPECT_FALSE(resize.run(1));
+   EXPECT_EQ(resize.context.word(CK_ACTIVE_GROUPS).load(), 2u);
+   EXPECT_EQ(resize.context.word(CK_KILL_REQUESTS).load(), 1u);
 }
 
 TEST(Trace, IsWellFormedChromeJson)
