@@ -55,6 +55,10 @@ enum ck_context_word {
                                 doomed workgroup that stops offering
                                 un-killed sets it to CK_RESIZE_NONE_DOOMED,
                                 which stops the others too */
+   CK_RANDOM_SEED = 10,      /* 0, or the launch's seed under the random
+                                policy: the kernel then decides every offer
+                                made to it at random (see below) */
+   CK_RANDOM_DRAWS = 11,     /* random decisions taken so far */
    CK_HEADER_WORDS = 16
 };
 
@@ -73,6 +77,31 @@ enum ck_context_word {
 /* The most work-groups a cooperative launch may ask for: the barrier
  * counts arrivals in CK_BARRIER_COUNT_MASK. */
 #define CK_MAX_GROUPS_LIMIT CK_BARRIER_COUNT_MASK
+
+/* The random policy (CK_POLICY=random:SEED). The scheduler keeps kill
+ * requests posted for every work-group but 0 and offers every idle unit to
+ * forks, and gives each launch a nonzero CK_RANDOM_SEED. The kernel then
+ * decides each offer itself, at random:
+ *   offer_kill by the last active work-group: killed if the draw is odd;
+ *   request_fork with `offered` units and room for `room` more work-groups:
+ *     forks draw % (min(offered, room) + 1);
+ *   resizing_global_barrier with `requested` kills: kills
+ *     draw % (requested + 1) from the top (after forking as above).
+ * Draw i of a launch is ck_random_draw(seed, i), with i taken from
+ * CK_RANDOM_DRAWS by an atomic add: the sequence of decisions is a function
+ * of the seed alone; which work-group takes which draw depends on timing. */
+static inline unsigned int
+ck_random_draw(unsigned int seed, unsigned int draw)
+{
+   /* MurmurHash3's 32-bit finaliser of seed ^ draw * 2^32 / phi. */
+   unsigned int x = seed ^ (draw * 0x9e3779b9u);
+   x ^= x >> 16;
+   x *= 0x85ebca6bu;
+   x ^= x >> 13;
+   x *= 0xc2b2ae35u;
+   x ^= x >> 16;
+   return x;
+}
 
 /* Per-workgroup slots. */
 #define CK_SLOT_BYTES 256

@@ -18,11 +18,15 @@
  *   never        no kill requests, no fork offers: a cooperative kernel keeps
  *                its initial units until it ends; ordinary work waits for
  *                free units
- *   random:SEED  a PRNG seeded with SEED decides, every few tens of
- *                microseconds while a cooperative kernel runs, to post or
- *                cancel kill requests and to offer idle units to forks, so
- *                that kernels are killed and forked at random; ordinary work
- *                keeps its priority
+ *   random:SEED  every offer to kill or fork is accepted or refused at
+ *                random: the scheduler requests every kill a kernel can
+ *                make (M-1) and offers every idle unit to forks, and the
+ *                kernel decides each offer with the launch's sequence of
+ *                draws, a function of SEED and the launch's rank among the
+ *                scheduler's cooperative launches (ck/context.h); ordinary
+ *                work keeps its priority for free units and withdrawn
+ *                parked units, but waits for kills the kernel accepts;
+ *                no gather times are kept
  *   cap:K        the default policy with a unit cap of K (see below)
  * The unit cap (energy throttling) limits how many units are in use; it can
  * change while kernels run: lowering it gathers units back (kill requests,

@@ -85,8 +85,9 @@ private:
   Value *ifElse(IRBuilder<> &B, Value *Condition, EmitFn Then, EmitFn Else);
 
   // The protocols, as run by local thread 0.
+  Value *emitRandomChoice(IRBuilder<> &B, Value *Bound);
   Value *emitOfferKill(IRBuilder<> &B);
-  Value *emitKillSlowPath(IRBuilder<> &B);
+  Value *emitKillSlowPath(IRBuilder<> &B, bool MayRefuse);
   void emitFork(IRBuilder<> &B, unsigned ResumeId);
   void emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
@@ -306,6 +307,26 @@ Value *KernelLowering::ifElse(IRBuilder<> &B, Value *Condition, EmitFn Then,
   return Phi;
 }
 
+/// Under the random policy (CK_RANDOM_SEED is not 0) the launch's next draw
+/// in [0, Bound], as ck_random_draw in ck/context.h; otherwise Bound. Only
+/// slow paths call this: the scheduler offered something.
+Value *KernelLowering::emitRandomChoice(IRBuilder<> &B, Value *Bound) {
+  Value *Seed = load(B, CK_RANDOM_SEED);
+  return ifElse(
+      B, B.CreateICmpEQ(Seed, B.getInt32(0), "ck.not.random"),
+      [&](IRBuilder<> &) { return Bound; },
+      [&](IRBuilder<> &B) {
+        Value *Draw = add(B, CK_RANDOM_DRAWS, B.getInt32(1));
+        Value *X = B.CreateXor(Seed, B.CreateMul(Draw, B.getInt32(0x9e3779b9)));
+        X = B.CreateXor(X, B.CreateLShr(X, 16));
+        X = B.CreateMul(X, B.getInt32(0x85ebca6b));
+        X = B.CreateXor(X, B.CreateLShr(X, 13));
+        X = B.CreateMul(X, B.getInt32(0xc2b2ae35));
+        X = B.CreateXor(X, B.CreateLShr(X, 16));
+        return B.CreateURem(X, B.CreateAdd(Bound, B.getInt32(1)), "ck.random");
+      });
+}
+
 /// offer_kill for thread 0: one atomic load when no kill is requested.
 /// Returns i1 killed.
 Value *KernelLowering::emitOfferKill(IRBuilder<> &B) {
@@ -313,13 +334,14 @@ Value *KernelLowering::emitOfferKill(IRBuilder<> &B) {
       B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0), "ck.no.kill");
   return ifElse(
       B, NoRequest, [&](IRBuilder<> &B) -> Value * { return B.getFalse(); },
-      [&](IRBuilder<> &B) { return emitKillSlowPath(B); });
+      [&](IRBuilder<> &B) { return emitKillSlowPath(B, /*MayRefuse=*/true); });
 }
 
 /// The highest active workgroup (never workgroup 0) claims a kill request
 /// and retires itself by decrementing M; if M moved meanwhile it gives the
-/// request back. Returns i1 killed.
-Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B) {
+/// request back. With \p MayRefuse, under the random policy it first draws
+/// whether to accept at all. Returns i1 killed.
+Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool MayRefuse) {
   Value *Group = groupId(B);
   Value *Active = load(B, CK_ACTIVE_GROUPS);
   Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
@@ -329,13 +351,20 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B) {
   return ifElse(
       B, IsLast,
       [&](IRBuilder<> &B) -> Value * {
+        Value *Accept = MayRefuse ? emitRandomChoice(B, B.getInt32(1)) : nullptr;
+        BasicBlock *Decided = B.GetInsertBlock();
+        // Created after the choice's blocks, which dominate them.
         BasicBlock *Claim = newBlock("kill.claim");
         BasicBlock *TryClaim = newBlock("kill.try");
         BasicBlock *Retire = newBlock("kill.retire");
         BasicBlock *Killed = newBlock("kill.killed");
         BasicBlock *GiveBack = newBlock("kill.giveback");
         BasicBlock *Done = newBlock("kill.done");
-        B.CreateBr(Claim);
+        if (Accept)
+          B.CreateCondBr(B.CreateICmpNE(Accept, B.getInt32(0), "ck.accept"),
+                         Claim, Done);
+        else
+          B.CreateBr(Claim);
 
         B.SetInsertPoint(Claim);
         Value *Requests = load(B, CK_KILL_REQUESTS);
@@ -361,7 +390,9 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B) {
         B.CreateBr(Done);
 
         B.SetInsertPoint(Done);
-        PHINode *Result = B.CreatePHI(B.getInt1Ty(), 3, "ck.killed");
+        PHINode *Result = B.CreatePHI(B.getInt1Ty(), 4, "ck.killed");
+        if (Accept)
+          Result->addIncoming(B.getFalse(), Decided);
         Result->addIncoming(B.getFalse(), Claim);
         Result->addIncoming(B.getTrue(), Killed);
         Result->addIncoming(B.getFalse(), GiveBack);
@@ -371,18 +402,13 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B) {
 }
 
 /// request_fork for thread 0: one atomic load when nothing is offered.
-/// Otherwise takes the offers, keeps k = min(offers, N - M) and gives the
-/// rest back, reserves ids [M, M + k) with an atomic add on M (the
-/// scheduler never offers more than N - M), and for each new id writes the
-/// slot (transmit record, resume id), sets its ready flag and rings the
-/// doorbell.
+/// Otherwise takes the offers, keeps k = min(offers, N - M) (under the
+/// random policy a draw in [0, that]) and gives the rest back, reserves ids
+/// [M, M + k) with an atomic add on M (the scheduler never offers more than
+/// N - M), and for each new id writes the slot (transmit record, resume
+/// id), sets its ready flag and rings the doorbell.
 void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   BasicBlock *Take = newBlock("fork.take");
-  BasicBlock *GiveBack = newBlock("fork.giveback");
-  BasicBlock *Reserve = newBlock("fork.reserve");
-  BasicBlock *Next = newBlock("fork.next");
-  BasicBlock *Publish = newBlock("fork.publish");
-  BasicBlock *Count = newBlock("fork.count");
   BasicBlock *Done = newBlock("fork.done");
   Value *NoOffer =
       B.CreateICmpEQ(load(B, CK_FORK_OFFERS), B.getInt32(0), "ck.no.fork");
@@ -397,8 +423,15 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   Value *HasRoom = B.CreateICmpUGT(Max, Active);
   Value *Room =
       B.CreateSelect(HasRoom, B.CreateSub(Max, Active), B.getInt32(0));
-  Value *Forks = B.CreateSelect(B.CreateICmpULT(Offers, Room), Offers, Room,
-                                "ck.forks");
+  Value *Forks = emitRandomChoice(
+      B, B.CreateSelect(B.CreateICmpULT(Offers, Room), Offers, Room));
+  Forks->setName("ck.forks");
+  // Created after the choice's blocks, which dominate them.
+  BasicBlock *GiveBack = newBlock("fork.giveback");
+  BasicBlock *Reserve = newBlock("fork.reserve");
+  BasicBlock *Next = newBlock("fork.next");
+  BasicBlock *Publish = newBlock("fork.publish");
+  BasicBlock *Count = newBlock("fork.count");
   B.CreateCondBr(B.CreateICmpUGT(Offers, Forks), GiveBack, Reserve);
 
   B.SetInsertPoint(GiveBack);
@@ -521,7 +554,7 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
                                       B.getInt32(CK_RESIZE_NONE_DOOMED)),
                        Stop, Slow);
         B.SetInsertPoint(Slow);
-        Value *Killed = emitKillSlowPath(B);
+        Value *Killed = emitKillSlowPath(B, /*MayRefuse=*/false);
         BasicBlock *SlowEnd = B.GetInsertBlock();
         // After the slow path's blocks, which dominate it (SPIR-V order).
         BasicBlock *Wait = newBlock("resize.wait");
@@ -594,7 +627,7 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
           B, B.CreateICmpEQ(groupId(B), B.getInt32(0)),
           [&](IRBuilder<> &B) -> Value * {
             emitFork(B, ResumeId);
-            Value *Kills = load(B, CK_KILL_REQUESTS);
+            Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
             Kills->setName("ck.resize.kills");
             Value *Active = load(B, CK_ACTIVE_GROUPS);
             Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),

@@ -24,12 +24,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <sys/prctl.h>
 
 namespace {
 
@@ -135,11 +132,11 @@ private:
    void dispatch();
    void start_cooperative(ck_launch &kernel);
    void balance();
+   void request_every_kill();
    void offer_idle_units();
-   void post_kill_requests(ck_launch &kernel, uint32_t count);
+   void post_kill_requests(ck_launch &kernel, uint32_t count, bool gathering);
    void cancel_requests(uint32_t surplus);
    uint32_t cancel_kill_requests(ck_launch &kernel, uint32_t most);
-   void make_random_decisions();
    void note_return(ck_launch &kernel);
    void end_gather(ck_launch &kernel);
    void sample_active(ck_launch &kernel);
@@ -148,6 +145,7 @@ private:
    void print_stats(const ck_launch &launch) const;
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
+   bool random_policy() const { return policy_.kind == ck::Policy::Kind::Random; }
 
    const ck::Policy policy_;
    const std::string trace_path_, cap_file_;
@@ -163,7 +161,7 @@ private:
    std::deque<ck_launch *> cooperative_queue_; // launches waiting for a first unit
    std::vector<ck_launch *> cooperative_running_;
    uint64_t next_launch_id_ = 1;
-   std::mt19937_64 random_;
+   uint32_t cooperative_launches_ = 0; // started so far
    std::optional<ck::Trace> trace_;
    bool stopping_ = false;
    std::thread housekeeper_;
@@ -173,8 +171,7 @@ ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string
                            std::string cap_file, bool print_stats)
    : policy_(policy), trace_path_(std::move(trace_path)), cap_file_(std::move(cap_file)),
      print_stats_(print_stats),
-     unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units),
-     random_(policy.seed)
+     unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units)
 {
    if (!trace_path_.empty())
       trace_.emplace(origin_);
@@ -188,7 +185,7 @@ ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string
    std::reverse(idle_.begin(), idle_.end());
    for (auto &unit : units_)
       unit->thread = std::thread([this, &unit] { unit_main(*unit); });
-   if (policy_.kind == ck::Policy::Kind::Random || !cap_file_.empty())
+   if (!cap_file_.empty())
       housekeeper_ = std::thread([this] { housekeeper_main(); });
 }
 
@@ -254,7 +251,6 @@ ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t 
    kernel->submitted = Clock::now();
    cooperative_queue_.push_back(kernel);
    dispatch();
-   housekeeper_wake_.notify_all();
    return kernel;
 }
 
@@ -411,6 +407,8 @@ void ck_scheduler::dispatch()
    if (policy_.kind == ck::Policy::Kind::Never)
       return;
    balance();
+   if (random_policy())
+      request_every_kill();
    offer_idle_units();
 }
 
@@ -419,6 +417,13 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
    const uint32_t initial = std::min<uint32_t>(
       {kernel.max_groups, uint32_t(idle_.size()), uint32_t(unit_cap_ - in_use())});
    ck_context_init(kernel.context, kernel.max_groups, initial);
+   if (random_policy()) {
+      // The launch's own seed, from the policy's seed and the launch's rank.
+      const uint32_t policy_seed = uint32_t(policy_.seed) ^ uint32_t(policy_.seed >> 32);
+      const uint32_t seed = ck_random_draw(policy_seed, cooperative_launches_);
+      header_word(kernel.context, CK_RANDOM_SEED).store(seed ? seed : 1);
+   }
+   ++cooperative_launches_;
    kernel.running = initial;
    kernel.stats.min_active = kernel.stats.max_active = initial;
    for (uint32_t group = 0; group < initial; ++group)
@@ -429,7 +434,8 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
 
 // Units wanted: one per unassigned ordinary work-group and per waiting
 // cooperative launch, plus those over the cap. Units coming: parked units
-// asked to withdraw and kill requests not yet surrendered.
+// asked to withdraw and kill requests not yet surrendered (not under the
+// random policy, where the kernel refuses kills at random).
 void ck_scheduler::balance()
 {
    int64_t wanted = int64_t(cooperative_queue_.size()) +
@@ -439,10 +445,9 @@ void ck_scheduler::balance()
    int64_t coming = 0;
    for (const ck_launch *kernel : cooperative_running_)
       if (live(*kernel))
-         coming += kernel->kills_asked + kernel->withdrawals_wanted.load();
+         coming += kernel->withdrawals_wanted.load() + (random_policy() ? 0 : kernel->kills_asked);
    int64_t need = wanted - coming;
    if (need < 0) {
-      // Random keeps its kill requests; it cancels them at random.
       if (policy_.kind == ck::Policy::Kind::Default)
          cancel_requests(uint32_t(-need));
       return;
@@ -455,6 +460,8 @@ void ck_scheduler::balance()
       kernel->withdrawals_wanted.fetch_add(uint32_t(withdrawals));
       need -= withdrawals;
    }
+   if (random_policy())
+      return; // every kill is requested already
    for (ck_launch *kernel : cooperative_running_) {
       if (need == 0 || !live(*kernel))
          continue;
@@ -462,8 +469,23 @@ void ck_scheduler::balance()
       const int64_t room =
          int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 - kernel->kills_asked;
       const int64_t kills = std::clamp<int64_t>(room, 0, need);
-      post_kill_requests(*kernel, uint32_t(kills));
+      post_kill_requests(*kernel, uint32_t(kills), /*gathering=*/true);
       need -= kills;
+   }
+}
+
+// The random policy asks every kernel for all M-1 work-groups it may give
+// back, all the time; the kernel accepts or refuses each offer at random
+// (ck/context.h). These requests gather nothing: no gather time is kept.
+void ck_scheduler::request_every_kill()
+{
+   for (ck_launch *kernel : cooperative_running_) {
+      if (!live(*kernel))
+         continue;
+      const int64_t room =
+         int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 - kernel->kills_asked;
+      if (room > 0)
+         post_kill_requests(*kernel, uint32_t(room), /*gathering=*/false);
    }
 }
 
@@ -477,8 +499,6 @@ void ck_scheduler::offer_idle_units()
          const uint32_t active = header_word(kernel->context, CK_ACTIVE_GROUPS).load();
          if (active + kernel->parked >= kernel->max_groups)
             break;
-         if (policy_.kind == ck::Policy::Kind::Random && random_() % 2 == 0)
-            return;
          ++kernel->parked;
          header_word(kernel->context, CK_FORK_OFFERS).fetch_add(1);
          assign(Unit::Task::Park, *kernel, 0);
@@ -486,11 +506,11 @@ void ck_scheduler::offer_idle_units()
    }
 }
 
-void ck_scheduler::post_kill_requests(ck_launch &kernel, uint32_t count)
+void ck_scheduler::post_kill_requests(ck_launch &kernel, uint32_t count, bool gathering)
 {
    if (count == 0)
       return;
-   if (!kernel.gather_start) {
+   if (gathering && !kernel.gather_start) {
       kernel.gather_start = Clock::now();
       kernel.last_surrender.reset();
    }
@@ -515,33 +535,6 @@ uint32_t ck_scheduler::cancel_kill_requests(ck_launch &kernel, uint32_t most)
    if (cancelled > 0 && kernel.kills_asked == 0)
       end_gather(kernel);
    return cancelled;
-}
-
-void ck_scheduler::make_random_decisions()
-{
-   for (ck_launch *kernel : cooperative_running_) {
-      if (!live(*kernel))
-         continue;
-      switch (random_() % 8) {
-      case 0:
-      case 1:
-      case 2: {
-         const int64_t room = int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 -
-                              kernel->kills_asked;
-         if (room > 0)
-            post_kill_requests(*kernel, uint32_t(1 + random_() % room));
-         break;
-      }
-      case 3:
-         cancel_kill_requests(*kernel, UINT32_MAX);
-         break;
-      case 4:
-         kernel->withdrawals_wanted.store(kernel->parked);
-         break;
-      default:
-         break;
-      }
-   }
 }
 
 // A work-group of the kernel returned; if the kernel killed more work-groups
@@ -658,39 +651,21 @@ void ck_scheduler::complete(ck_launch &launch)
    launch_done_.notify_all();
 }
 
-// Random decisions every few tens of microseconds while a cooperative kernel
-// runs (random policy), and the cap file every 50 ms.
+// Re-reads the cap file every 50 ms.
 void ck_scheduler::housekeeper_main()
 {
-   prctl(PR_SET_TIMERSLACK, 1UL); // short sleeps that last what they say
    const auto cap_period = std::chrono::milliseconds(50);
-   Clock::time_point next_cap_read = Clock::now();
-   std::uniform_int_distribution<int> random_pause_us(10, 100);
    Lock lock(mutex_);
    while (!stopping_) {
-      if (!cap_file_.empty() && Clock::now() >= next_cap_read) {
-         next_cap_read = Clock::now() + cap_period;
-         lock.unlock();
-         unsigned cap = 0;
-         std::ifstream(cap_file_) >> cap;
-         lock.lock();
-         if (cap > 0 && std::clamp(cap, 1u, units()) != unit_cap_) {
-            unit_cap_ = std::clamp(cap, 1u, units());
-            dispatch();
-         }
-      }
-      const bool randomizing =
-         policy_.kind == ck::Policy::Kind::Random && !cooperative_running_.empty();
-      if (randomizing) {
-         make_random_decisions();
+      lock.unlock();
+      unsigned cap = 0;
+      std::ifstream(cap_file_) >> cap;
+      lock.lock();
+      if (cap > 0 && std::clamp(cap, 1u, units()) != unit_cap_) {
+         unit_cap_ = std::clamp(cap, 1u, units());
          dispatch();
-         const auto pause = std::chrono::microseconds(random_pause_us(random_));
-         lock.unlock();
-         std::this_thread::sleep_for(pause);
-         lock.lock();
-      } else {
-         housekeeper_wake_.wait_for(lock, cap_period);
       }
+      housekeeper_wake_.wait_for(lock, cap_period, [this] { return stopping_; });
    }
 }
 

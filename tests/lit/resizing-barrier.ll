@@ -1,9 +1,10 @@
 ; resizing_global_barrier: global barrier; workgroup 0 forks (resume id 1)
 ; and publishes F = M - W as CK_RESIZE_FIRST_DOOMED (word 9), with
-; W = CK_KILL_REQUESTS; forked groups join at the second global barrier;
-; then groups [F, M) offer to be killed until they are, no kill is requested
-; or F is CK_RESIZE_NONE_DOOMED (one that stops un-killed sets it); survivors
-; leave through a third global barrier, once M has dropped.
+; W = CK_KILL_REQUESTS (under the random policy a draw in [0, that]); forked
+; groups join at the second global barrier; then groups [F, M) offer to be
+; killed until they are, no kill is requested or F is CK_RESIZE_NONE_DOOMED
+; (one that stops un-killed sets it); survivors leave through a third global
+; barrier, once M has dropped.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
 ; RUN: %ck-lower %s -o %t.bc
@@ -86,11 +87,22 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
 ; CHECK-NEXT: load atomic i32
 ; CHECK-NEXT: %ck.no.fork = icmp eq
-; CHECK: ck.fork.publish:
-; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
 ; CHECK: ck.fork.done:
 ; CHECK-NEXT: %[[WP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[W:ck.resize.kills]] = load atomic i32, i32 addrspace(1)* %[[WP]] seq_cst
+; CHECK-NEXT: %[[REQUESTED:.*]] = load atomic i32, i32 addrspace(1)* %[[WP]] seq_cst
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
+; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
+; CHECK-NEXT: %[[NR:ck.not.random[0-9]*]] = icmp eq i32 %[[SEED]], 0
+; CHECK-NEXT: br i1 %[[NR]], label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
+; CHECK: ck.fork.publish:
+; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
+; CHECK: [[DRAW]]:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; CHECK: %[[BOUND:.*]] = add i32 %[[REQUESTED]], 1
+; CHECK-NEXT: %[[R:ck.random[0-9]*]] = urem i32 %{{.*}}, %[[BOUND]]
+; CHECK: ck.endif{{[0-9]*}}:
+; CHECK-NEXT: %[[W:ck.resize.kills]] = phi i32 [ %[[REQUESTED]], %[[FIXED]] ], [ %[[R]], %[[DRAW]] ]
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
 ; CHECK-NEXT: %[[M:.*]] = load atomic i32
 ; CHECK-NEXT: %[[MW:.*]] = sub i32 %[[M]], %[[W]]
@@ -126,8 +138,10 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[F2:.*]] = load atomic i32
 ; CHECK-NEXT: %[[NONE:.*]] = icmp eq i32 %[[F2]], -1
 ; CHECK-NEXT: br i1 %[[NONE]], label %ck.resize.stop, label %ck.resize.slow
+; The doomed groups were drawn already: their kill slow path draws nothing.
 ; CHECK: ck.resize.slow:
 ; CHECK: %ck.last = and i1
+; CHECK-NOT: i64 11
 ; CHECK: ck.resize.stop:
 ; CHECK-NEXT: %[[WS:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
 ; CHECK-NEXT: store atomic i32 -1, i32 addrspace(1)* %[[WS]] seq_cst

@@ -134,8 +134,9 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: load i32
 ; CHECK-NEXT: store i32
 ; CHECK-NEXT: br label %entry.ck.after
-; request_fork: take the offers (word 3), k = min(offers, N - M), give the
-; surplus back, reserve [M, M + k) with an atomic add on M (word 0).
+; request_fork: take the offers (word 3), k = min(offers, N - M) (under the
+; random policy a draw in [0, that]), give the surplus back, reserve
+; [M, M + k) with an atomic add on M (word 0).
 ; CHECK: ck.fork.take:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
 ; CHECK-NEXT: %[[OFFERS:.*]] = atomicrmw xchg i32 addrspace(1)* %{{.*}}, i32 0 seq_cst
@@ -147,7 +148,30 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[DIFF:.*]] = sub i32 %[[N]], %[[M]]
 ; CHECK-NEXT: %[[ROOM:.*]] = select i1 %[[HASROOM]], i32 %[[DIFF]], i32 0
 ; CHECK-NEXT: %[[FEWER:.*]] = icmp ult i32 %[[OFFERS]], %[[ROOM]]
-; CHECK-NEXT: %[[K:ck.forks]] = select i1 %[[FEWER]], i32 %[[OFFERS]], i32 %[[ROOM]]
+; CHECK-NEXT: %[[MAXK:.*]] = select i1 %[[FEWER]], i32 %[[OFFERS]], i32 %[[ROOM]]
+; The random policy's seed (word 10) is 0 under every other policy.
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
+; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
+; CHECK-NEXT: %[[NR:ck.not.random[0-9]*]] = icmp eq i32 %[[SEED]], 0
+; CHECK-NEXT: br i1 %[[NR]], label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
+; The next draw (word 11) hashed with the seed as ck_random_draw does.
+; CHECK: [[DRAW]]:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
+; CHECK-NEXT: %[[I:.*]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; CHECK-NEXT: %[[H0:.*]] = mul i32 %[[I]], -1640531527
+; CHECK-NEXT: %[[H1:.*]] = xor i32 %[[SEED]], %[[H0]]
+; CHECK-NEXT: %[[H2:.*]] = lshr i32 %[[H1]], 16
+; CHECK-NEXT: %[[H3:.*]] = xor i32 %[[H1]], %[[H2]]
+; CHECK-NEXT: %[[H4:.*]] = mul i32 %[[H3]], -2048144789
+; CHECK-NEXT: %[[H5:.*]] = lshr i32 %[[H4]], 13
+; CHECK-NEXT: %[[H6:.*]] = xor i32 %[[H4]], %[[H5]]
+; CHECK-NEXT: %[[H7:.*]] = mul i32 %[[H6]], -1028477387
+; CHECK-NEXT: %[[H8:.*]] = lshr i32 %[[H7]], 16
+; CHECK-NEXT: %[[H9:.*]] = xor i32 %[[H7]], %[[H8]]
+; CHECK-NEXT: %[[BOUND:.*]] = add i32 %[[MAXK]], 1
+; CHECK-NEXT: %[[R:ck.random[0-9]*]] = urem i32 %[[H9]], %[[BOUND]]
+; CHECK: ck.endif{{[0-9]*}}:
+; CHECK-NEXT: %[[K:ck.forks]] = phi i32 [ %[[MAXK]], %[[FIXED]] ], [ %[[R]], %[[DRAW]] ]
 ; CHECK-NEXT: %[[SURPLUS:.*]] = icmp ugt i32 %[[OFFERS]], %[[K]]
 ; CHECK-NEXT: br i1 %[[SURPLUS]], label %ck.fork.giveback, label %ck.fork.reserve
 ; CHECK: ck.fork.giveback:

@@ -67,7 +67,7 @@ public:
    {
       if (context_.word(CK_KILL_REQUESTS).load() == 0)
          return false;
-      return kill_slow_path();
+      return kill_slow_path(/*may_refuse=*/true);
    }
 
    // Returns k, the number of work-groups forked; they start at resume_id
@@ -82,7 +82,8 @@ public:
       const uint32_t offers = context_.word(CK_FORK_OFFERS).exchange(0);
       const uint32_t max_groups = context_.word(CK_MAX_GROUPS).load();
       const uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
-      const uint32_t forks = std::min(offers, max_groups > active ? max_groups - active : 0);
+      const uint32_t forks =
+         random_choice(std::min(offers, max_groups > active ? max_groups - active : 0));
       if (offers > forks)
          context_.word(CK_FORK_OFFERS).fetch_add(offers - forks);
       const uint32_t base = context_.word(CK_ACTIVE_GROUPS).fetch_add(forks);
@@ -138,7 +139,7 @@ public:
       global_barrier();
       if (id_ == 0) {
          request_fork(resume_id, transmit);
-         const uint32_t kills = context_.word(CK_KILL_REQUESTS).load();
+         const uint32_t kills = random_choice(context_.word(CK_KILL_REQUESTS).load());
          const uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
          context_.word(CK_RESIZE_FIRST_DOOMED).store(active > kills ? active - kills : 0);
       }
@@ -185,7 +186,7 @@ public:
       Backoff backoff;
       while (context_.word(CK_KILL_REQUESTS).load() != 0 &&
              context_.word(CK_RESIZE_FIRST_DOOMED).load() != CK_RESIZE_NONE_DOOMED) {
-         if (kill_slow_path())
+         if (kill_slow_path(/*may_refuse=*/false))
             return true;
          backoff.pause();
       }
@@ -194,10 +195,22 @@ public:
    }
 
 private:
-   bool kill_slow_path()
+   // Under the random policy the launch's next draw in [0, bound]
+   // (ck/context.h), otherwise bound.
+   uint32_t random_choice(uint32_t bound)
+   {
+      const uint32_t seed = context_.word(CK_RANDOM_SEED).load();
+      if (seed == 0)
+         return bound;
+      return ck_random_draw(seed, context_.word(CK_RANDOM_DRAWS).fetch_add(1)) % (bound + 1);
+   }
+
+   bool kill_slow_path(bool may_refuse)
    {
       uint32_t active = context_.word(CK_ACTIVE_GROUPS).load();
       if (id_ == 0 || id_ + 1 != active)
+         return false;
+      if (may_refuse && random_choice(1) == 0)
          return false;
       uint32_t requests = context_.word(CK_KILL_REQUESTS).load();
       do

@@ -56,10 +56,11 @@ inline bool eventually(const std::function<bool()> &condition, std::chrono::nano
 // The context's header, for failure messages.
 inline std::string describe(sim::Context &context)
 {
-   static const char *const names[] = {"M", "N", "kill requests", "fork offers", "barrier",
-                                       "unused", "published", "kills", "forks", "first doomed"};
+   static const char *const names[] = {"M",         "N",           "kill requests", "fork offers",
+                                       "barrier",   "unused",      "published",     "kills",
+                                       "forks",     "first doomed", "random seed",  "draws"};
    std::string text;
-   for (unsigned word = 0; word <= CK_RESIZE_FIRST_DOOMED; ++word)
+   for (unsigned word = 0; word <= CK_RANDOM_DRAWS; ++word)
       text += std::string(word ? ", " : "") + names[word] + " " +
               std::to_string(context.word(ck_context_word(word)).load());
    return text;

@@ -427,6 +427,56 @@ TEST(Cooperative, SeveralKernelsShareTheUnits)
    }
 }
 
+// The random policy gives every cooperative launch a seed of its own, the
+// same for the same policy seed and launch rank, so that the decisions are
+// reproducible; other policies give 0 (no random decisions).
+TEST(RandomPolicy, SeedsFollowThePolicySeedAndTheLaunchRank)
+{
+   const auto seeds_of = [](const char *policy) {
+      auto scheduler = make_scheduler(2, policy);
+      std::vector<uint32_t> seeds;
+      for (int launch = 0; launch < 3; ++launch) {
+         ActiveRecorder kernel(2);
+         wait_or_die(ck_scheduler_launch_cooperative(scheduler.get(),
+                                                     run_kernel<ActiveRecorder>, &kernel,
+                                                     kernel.context.data(), 2));
+         seeds.push_back(kernel.context.word(CK_RANDOM_SEED).load());
+      }
+      return seeds;
+   };
+   const std::vector<uint32_t> first = seeds_of("random:7");
+   EXPECT_EQ(seeds_of("random:7"), first);
+   EXPECT_NE(seeds_of("random:8"), first);
+   EXPECT_EQ(std::set<uint32_t>(first.begin(), first.end()).size(), first.size());
+   for (uint32_t seed : first)
+      EXPECT_NE(seed, 0u);
+   EXPECT_EQ(seeds_of("default"), std::vector<uint32_t>(3, 0u));
+}
+
+// Under the random policy the scheduler asks for every kill the kernel can
+// make and offers every idle unit to forks; the kernel then decides each
+// offer with its draws, so it is killed and forked over and over.
+TEST(RandomPolicy, RequestsEveryKillAndOffersEveryIdleUnit)
+{
+   auto scheduler = make_scheduler(4, "random:1");
+   Spinner kernel(6);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 6);
+   require_eventually(
+      [&] {
+         return kernel.context.word(CK_KILLS).load() >= 20 &&
+                kernel.context.word(CK_FORKS).load() >= 20;
+      },
+      "20 kills and 20 forks", &kernel.context);
+   EXPECT_GT(kernel.context.word(CK_RANDOM_DRAWS).load(), 40u);
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(stats.gathers, 0u) << "random requests gather nothing";
+   EXPECT_EQ(kernel.bad_records.load(), 0u);
+   EXPECT_EQ(kernel.tracker.violations(), 0u);
+   EXPECT_EQ(kernel.forked_starts.load(), stats.forks);
+}
+
 // The kill loop of a resizing barrier (simulated kernel side). Work-groups
 // 1 and 2 of M = 3 are doomed (W = 2, F = 1); only the top one can be
 // killed.
