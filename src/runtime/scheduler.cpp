@@ -86,6 +86,7 @@ struct ck_launch {
    std::atomic<uint32_t> withdrawals_wanted{0}; // parked units asked to come back
    std::atomic<uint32_t> forks_started{0};    // published forks claimed by parked units
    std::atomic<bool> finished{false};         // nothing left to run: parked units leave
+   uint64_t last_offer = 0;                   // when it was last offered a unit (offers_made_)
    uint32_t kills_asked = 0;                  // kill requests not yet withdrawn or surrendered
    uint32_t kills_surrendered = 0;            // returns of killed work-groups seen
    std::optional<Clock::time_point> gather_start, last_surrender;
@@ -162,6 +163,7 @@ private:
    std::vector<ck_launch *> cooperative_running_;
    uint64_t next_launch_id_ = 1;
    uint32_t cooperative_launches_ = 0; // started so far
+   uint64_t offers_made_ = 0;          // units offered to forks so far
    std::optional<ck::Trace> trace_;
    bool stopping_ = false;
    std::thread housekeeper_;
@@ -489,20 +491,34 @@ void ck_scheduler::request_every_kill()
    }
 }
 
+// Cooperative kernels share the idle units: each goes, one at a time, to
+// the kernel with the fewest work-groups active or offered, the one that
+// was offered a unit longest ago among equals.
 void ck_scheduler::offer_idle_units()
 {
-   for (ck_launch *kernel : cooperative_running_) {
-      if (!live(*kernel) || kernel->running == 0)
-         continue;
-      while (!idle_.empty() && in_use() < unit_cap_) {
+   while (!idle_.empty() && in_use() < unit_cap_) {
+      ck_launch *neediest = nullptr;
+      uint32_t fewest = UINT32_MAX;
+      for (ck_launch *kernel : cooperative_running_) {
+         if (!live(*kernel) || kernel->running == 0)
+            continue;
+         const uint32_t claimed =
+            header_word(kernel->context, CK_ACTIVE_GROUPS).load() + kernel->parked;
          // Offers never exceed N - M, so forks never take M past N.
-         const uint32_t active = header_word(kernel->context, CK_ACTIVE_GROUPS).load();
-         if (active + kernel->parked >= kernel->max_groups)
-            break;
-         ++kernel->parked;
-         header_word(kernel->context, CK_FORK_OFFERS).fetch_add(1);
-         assign(Unit::Task::Park, *kernel, 0);
+         if (claimed >= kernel->max_groups)
+            continue;
+         if (claimed < fewest ||
+             (claimed == fewest && kernel->last_offer < neediest->last_offer)) {
+            neediest = kernel;
+            fewest = claimed;
+         }
       }
+      if (!neediest)
+         return;
+      ++neediest->parked;
+      neediest->last_offer = ++offers_made_;
+      header_word(neediest->context, CK_FORK_OFFERS).fetch_add(1);
+      assign(Unit::Task::Park, *neediest, 0);
    }
 }
 
