@@ -15,11 +15,13 @@
  * parameter without it, which the host then passes as the last argument.
  *
  * Defining CK_RESIZING_WITHOUT_QUERY builds resizing_global_barrier the way
- * FSE'17 §4.2 first describes it, without the query: every work-group offers
- * to be killed once on entry, the survivors meet at a global barrier, any of
- * them may fork, and new work-groups join at a second global barrier. The
- * scheduler can then gather only the work-groups that happen to be last when
- * they offer, which is what the query-based barrier improves on.
+ * FSE'17 §4.2 first describes it, without the query: once every work-group
+ * has arrived at a global barrier (so that none is still working with the
+ * old number of work-groups), every work-group offers to be killed once, the
+ * survivors meet at a second global barrier, work-group 0 may fork, and new
+ * work-groups join at a third. The scheduler can then gather only the
+ * work-groups that happen to be last when they offer, which is what the
+ * query-based barrier improves on.
  */
 #ifndef COOPERATIVE_KERNELS_CL_H
 #define COOPERATIVE_KERNELS_CL_H
@@ -32,9 +34,11 @@
 #define resizing_global_barrier() ck_resizing_barrier_without_query()
 inline void ck_resizing_barrier_without_query(void)
 {
+   global_barrier();
    offer_kill();
    global_barrier();
-   request_fork();
+   if (get_group_id(0) == 0)
+      request_fork();
    global_barrier();
 }
 #endif
