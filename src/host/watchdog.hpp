@@ -36,6 +36,7 @@ private:
    {
       std::unique_lock<std::mutex> lock(mutex_);
       if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
+         std::fflush(stdout); // what the process printed so far
          std::fprintf(stderr, "DEADLOCK: %s did not finish within %lld ms\n", what_.c_str(),
                       static_cast<long long>(limit.count()));
          std::fflush(stderr);

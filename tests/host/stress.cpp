@@ -2,10 +2,13 @@
 // kernel and a barrier-heavy relaxation run at once while CK_POLICY (set by the test
 // runner, e.g. random:SEED) kills and forks their work-groups at random and
 // four host threads keep launching ordinary kernels on their own queues.
-// Every result is checked exactly, the kernels count their own kill and fork
-// events, and a deadlock ends the test through the watchdog.
+// Every result is checked exactly, the work stealing counts its own kill and
+// fork events (the relaxation's come from event profiling), and a deadlock
+// ends the test through the watchdog.
+#include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "expect.hpp"
+#include "resize_probe.hpp"
 #include "watchdog.hpp"
 
 #include <atomic>
@@ -92,7 +95,7 @@ long launch_ordinary(cl_context context, cl_device_id device, cl_program program
 }
 
 struct Events {
-   cl_uint kills = 0, forks = 0;
+   cl_ulong kills = 0, forks = 0;
 };
 
 Events run_work_stealing(cl_context context, cl_device_id device, cl_program program,
@@ -128,15 +131,15 @@ Events run_work_stealing(cl_context context, cl_device_id device, cl_program pro
    Events events;
    events.forks = s[1];
    events.kills = s[0] + s[1] - s[2];
-   std::printf("work stealing: %u started at the top, %u forked, %u killed\n", s[0], s[1],
-               events.kills);
+   std::printf("work stealing: %u started at the top, %u forked, %llu killed\n", s[0], s[1],
+               (unsigned long long)events.kills);
    return events;
 }
 
 Events run_relaxation(cl_context context, cl_device_id device, cl_program program,
-                      cl_uint groups)
+                      cl_uint groups, const char *variant)
 {
-   cl_host::Queue queue = cl_host::create_queue(context, device);
+   cl_host::Queue queue = cl_host::create_queue(context, device, /*profiling=*/true);
    cl_host::Kernel kernel = cl_host::create_kernel(program, "relax");
    const int n = 4096, steps = 1500;
    std::vector<int> cells(n);
@@ -150,9 +153,11 @@ Events run_relaxation(cl_context context, cl_device_id device, cl_program progra
    cl_host::set_arg(kernel, 2, n);
    cl_host::set_arg(kernel, 3, steps);
    const size_t local = 32, global = groups * local;
+   cl_event launch = nullptr;
    cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
-                                         nullptr),
+                                         &launch),
                   "clEnqueueNDRangeKernel(relax)");
+   const cl_host::Event event(launch);
    cl_host::check(clFinish(queue), "clFinish(relax)");
    std::vector<int> next(n);
    for (int step = 0; step < steps; ++step) {
@@ -162,8 +167,14 @@ Events run_relaxation(cl_context context, cl_device_id device, cl_program progra
       cells.swap(next);
    }
    std::vector<int> result = cl_host::read_buffer<int>(queue, steps % 2 ? b : a, n);
-   cl_host::expect(result == cells, "relaxation: exact result after 1500 resizing barriers");
-   return {};
+   cl_host::expect(result == cells, std::string("relaxation") + variant +
+                                       ": exact result after 1500 resizing barriers");
+   Events events;
+   events.kills = cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_KILLS_EXT);
+   events.forks = cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_FORKS_EXT);
+   std::printf("relaxation%s: %llu kills, %llu forks\n", variant,
+               (unsigned long long)events.kills, (unsigned long long)events.forks);
+   return events;
 }
 
 } // namespace
@@ -198,15 +209,16 @@ int main(int argc, char **argv)
       // How many kills and forks one run sees depends on timing: under a
       // random policy, run the work stealing again (each run checked) until
       // the kernel has been resized often enough, within a few rounds.
-      const cl_uint minimum = policy && std::string(policy).rfind("random:", 0) == 0 ? 350 : 0;
+      const cl_ulong minimum = policy && std::string(policy).rfind("random:", 0) == 0 ? 350 : 0;
       constexpr int max_rounds = 8;
-      cl_uint events = 0;
+      cl_ulong events = 0;
       // Two cooperative kernels at once share the units: the relaxation
       // runs on a host thread of its own while the work stealing runs.
       std::exception_ptr relaxation_error;
+      Events relaxation_events;
       std::thread relaxation([&] {
          try {
-            run_relaxation(context, device, program, 4 * units);
+            relaxation_events = run_relaxation(context, device, program, 4 * units, "");
          } catch (...) {
             relaxation_error = std::current_exception();
          }
@@ -218,7 +230,8 @@ int main(int argc, char **argv)
       relaxation.join();
       if (relaxation_error)
          std::rethrow_exception(relaxation_error);
-      run_relaxation(context, device, without_query, 4 * units);
+      const Events without_query_events =
+         run_relaxation(context, device, without_query, 4 * units, " without query");
       stop = true;
       for (std::thread &thread : threads)
          thread.join();
@@ -233,9 +246,16 @@ int main(int argc, char **argv)
                   total);
       cl_host::expect(all_right, "every ordinary launch computed the right result");
       cl_host::expect(total > 0, "ordinary kernels ran while the cooperative ones did");
-      std::printf("work stealing: %u kill and fork events (at least %u wanted)\n", events,
-                  minimum);
-      cl_host::expect(events >= minimum, "enough kill and fork events under this policy");
+      std::printf("work stealing: %llu kill and fork events (at least %llu wanted)\n",
+                  (unsigned long long)events, (unsigned long long)minimum);
+      cl_host::expect(events >= minimum,
+                      "work stealing: enough kill and fork events under this policy");
+      const cl_ulong relaxation_total = relaxation_events.kills + relaxation_events.forks +
+                                        without_query_events.kills + without_query_events.forks;
+      std::printf("relaxation: %llu kill and fork events (at least %llu wanted)\n",
+                  (unsigned long long)relaxation_total, (unsigned long long)minimum);
+      cl_host::expect(relaxation_total >= minimum,
+                      "relaxation: enough kill and fork events under this policy");
    } catch (const std::exception &error) {
       std::fprintf(stderr, "stress: %s\n", error.what());
       return 1;
