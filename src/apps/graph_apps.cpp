@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <initializer_list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -400,51 +402,68 @@ protected:
    }
 };
 
-// The inputs of one AppConfig::scale.
-struct Inputs {
-   unsigned rmat_scale;
-   unsigned grid_side;
-   unsigned road_nodes;
+// Which graph an application runs on, and how big, per AppConfig::scale.
+// Graphs are R-MAT (edge factor 8), square grids (`size` is the side) or
+// road-like (`size` is the node count). "test" inputs run in well under a
+// second on llvmpipe; "bench" inputs were sized so that one cooperative run
+// takes roughly 0.3-2 s on 2 compute units (LP_NUM_THREADS=2).
+enum class Shape { rmat, grid, road };
+
+struct InputSize {
+   Shape shape;
+   unsigned test, bench;
 };
 
 constexpr unsigned rmat_edge_factor = 8;
 constexpr uint64_t rmat_seed = 1, grid_seed = 2, road_seed = 3;
 
-Inputs inputs_for(const std::string &scale)
+std::shared_ptr<GraphInput> make_input(Shape shape, unsigned size)
 {
-   if (scale == "test")
-      return {10, 64, 4096};
-   if (scale == "bench")
-      return {15, 256, 65536};
-   throw std::invalid_argument("unknown application scale '" + scale + "' (test, bench)");
+   switch (shape) {
+   case Shape::rmat:
+      return std::make_shared<GraphInput>("rmat-" + std::to_string(size), [size] {
+         return generate_rmat(size, rmat_edge_factor, rmat_seed);
+      });
+   case Shape::grid:
+      return std::make_shared<GraphInput>(
+         "grid-" + std::to_string(size) + "x" + std::to_string(size),
+         [size] { return generate_grid(size, size, grid_seed); });
+   case Shape::road:
+      return std::make_shared<GraphInput>("road-" + std::to_string(size), [size] {
+         return generate_road(size, road_seed);
+      });
+   }
+   throw std::logic_error("unknown graph shape");
+}
+
+template <typename App>
+void add(std::vector<std::unique_ptr<Application>> &apps,
+         std::map<std::string, std::shared_ptr<GraphInput>> &inputs, const AppConfig &config,
+         std::initializer_list<InputSize> sizes)
+{
+   for (const InputSize &size : sizes) {
+      std::shared_ptr<GraphInput> input =
+         make_input(size.shape, config.scale == "test" ? size.test : size.bench);
+      // Applications on the same graph share it (generated once).
+      input = inputs.emplace(input->name(), input).first->second;
+      apps.push_back(std::make_unique<App>(std::move(input), config));
+   }
 }
 
 } // namespace
 
 std::vector<std::unique_ptr<Application>> graph_applications(const AppConfig &config)
 {
-   const Inputs sizes = inputs_for(config.scale);
-   auto rmat = std::make_shared<GraphInput>(
-      "rmat-" + std::to_string(sizes.rmat_scale),
-      [scale = sizes.rmat_scale] { return generate_rmat(scale, rmat_edge_factor, rmat_seed); });
-   auto grid = std::make_shared<GraphInput>(
-      "grid-" + std::to_string(sizes.grid_side) + "x" + std::to_string(sizes.grid_side),
-      [side = sizes.grid_side] { return generate_grid(side, side, grid_seed); });
-   auto road = std::make_shared<GraphInput>(
-      "road-" + std::to_string(sizes.road_nodes),
-      [nodes = sizes.road_nodes] { return generate_road(nodes, road_seed); });
-
+   if (config.scale != "test" && config.scale != "bench")
+      throw std::invalid_argument("unknown application scale '" + config.scale +
+                                  "' (test, bench)");
+   std::map<std::string, std::shared_ptr<GraphInput>> inputs;
    std::vector<std::unique_ptr<Application>> apps;
-   apps.push_back(std::make_unique<Color>(rmat, config));
-   apps.push_back(std::make_unique<Color>(grid, config));
-   apps.push_back(std::make_unique<Mis>(rmat, config));
-   apps.push_back(std::make_unique<Mis>(grid, config));
-   apps.push_back(std::make_unique<SsspPannotia>(rmat, config));
-   apps.push_back(std::make_unique<SsspPannotia>(road, config));
-   apps.push_back(std::make_unique<Bfs>(rmat, config));
-   apps.push_back(std::make_unique<Bfs>(road, config));
-   apps.push_back(std::make_unique<SsspLonestar>(rmat, config));
-   apps.push_back(std::make_unique<SsspLonestar>(road, config));
+   add<Color>(apps, inputs, config, {{Shape::rmat, 10, 15}, {Shape::grid, 64, 768}});
+   add<Mis>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::grid, 64, 1024}});
+   add<SsspPannotia>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::road, 4096, 65536}});
+   add<Bfs>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::road, 4096, 1 << 20}});
+   add<SsspLonestar>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::road, 4096, 1 << 19}});
    return apps;
 }
 
