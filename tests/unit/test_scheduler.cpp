@@ -52,7 +52,7 @@ struct Spinner {
    static constexpr uint32_t resume_after_fork = 1;
    static constexpr uint32_t magic = 0xc0ffee42;
    struct Record {
-      uint32_t magic, forker, sequence, active;
+      uint32_t magic, forker, sequence;
    };
 
    explicit Spinner(uint32_t max_groups) : context(max_groups) {}
@@ -64,8 +64,9 @@ struct Spinner {
       running.fetch_add(1);
       if (group.resume_point() == resume_after_fork) {
          const auto record = group.transmitted<Record>();
-         // The forker was active below the new ids.
-         if (record.magic != magic || record.forker >= id || record.active > id)
+         // The record is the forker's, and the forker was active below the
+         // new ids.
+         if (record.magic != magic || record.forker >= id)
             bad_records.fetch_add(1);
          forked_starts.fetch_add(1);
       }
@@ -76,7 +77,7 @@ struct Spinner {
             killed_ids_sum.fetch_add(id);
             break;
          }
-         group.request_fork(resume_after_fork, Record{magic, id, sequence++, group.num_groups()});
+         group.request_fork(resume_after_fork, Record{magic, id, sequence++});
          backoff.pause();
       }
       running.fetch_sub(1);
