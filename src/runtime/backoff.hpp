@@ -31,8 +31,8 @@ public:
    }
 
 private:
-   static constexpr unsigned spin_rounds = 64, yield_rounds = 32;
-   static constexpr std::chrono::microseconds min_sleep{10}, max_sleep{200};
+   static constexpr unsigned spin_rounds = 64, yield_rounds = 256;
+   static constexpr std::chrono::microseconds min_sleep{10}, max_sleep{50};
 
    static void cpu_relax()
    {
@@ -44,5 +44,21 @@ private:
    unsigned rounds_ = 0;
    std::chrono::microseconds sleep_ = min_sleep;
 };
+
+// Polls `ready` for about `budget`, yielding the CPU between polls; returns
+// whether it became true. A thread about to block on a condition variable
+// calls this first: waking a sleeping thread costs tens of microseconds on
+// these machines, several times a launch's own work.
+template <typename Ready>
+bool poll_briefly(Ready &&ready, std::chrono::nanoseconds budget)
+{
+   const auto end = std::chrono::steady_clock::now() + budget;
+   while (!ready()) {
+      if (std::chrono::steady_clock::now() >= end)
+         return false;
+      std::this_thread::yield();
+   }
+   return true;
+}
 
 } // namespace ck

@@ -32,6 +32,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// How long an idle unit polls for work, and a host thread for its launch,
+// before sleeping on a condition variable.
+constexpr std::chrono::microseconds handoff_poll{50};
+
 std::atomic_ref<uint32_t> header_word(uint32_t *context, ck_context_word word)
 {
    return std::atomic_ref<uint32_t>(context[word]);
@@ -71,7 +75,7 @@ struct ck_launch {
    void *data;
    Clock::time_point submitted, started, ended;
    bool has_started = false;
-   bool done = false;
+   std::atomic<bool> done{false}; // written under the scheduler's lock
 
    // Ordinary launches.
    unsigned groups = 0;
@@ -115,6 +119,8 @@ private:
       ck_launch *launch = nullptr;
       unsigned group = 0;
       Clock::time_point free_since; // when the unit last became idle
+      std::atomic<bool> assigned{false}; // a task is waiting: stop polling
+      bool sleeping = false;             // waits on `wake`
       std::condition_variable wake;
       std::thread thread;
    };
@@ -198,6 +204,7 @@ ck_scheduler::~ck_scheduler()
       stopping_ = true;
       for (Unit *unit : idle_) {
          unit->task = Unit::Task::Exit;
+         unit->assigned.store(true);
          unit->wake.notify_one();
       }
       housekeeper_wake_.notify_all();
@@ -259,8 +266,10 @@ ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t 
 bool ck_scheduler::wait(ck_launch *launch, std::optional<Clock::duration> timeout,
                         ck_launch_stats *stats)
 {
+   if (!timeout || *timeout >= handoff_poll)
+      ck::poll_briefly([launch] { return launch->done.load(); }, handoff_poll);
    Lock lock(mutex_);
-   const auto is_done = [launch] { return launch->done; };
+   const auto is_done = [launch] { return launch->done.load(); };
    if (timeout)
       launch_done_.wait_for(lock, *timeout, is_done);
    else
@@ -280,7 +289,15 @@ void ck_scheduler::unit_main(Unit &unit)
 {
    Lock lock(mutex_);
    for (;;) {
-      unit.wake.wait(lock, [&] { return unit.task != Unit::Task::None; });
+      if (unit.task == Unit::Task::None) {
+         lock.unlock();
+         ck::poll_briefly([&] { return unit.assigned.load(); }, handoff_poll);
+         lock.lock();
+         unit.sleeping = true;
+         unit.wake.wait(lock, [&] { return unit.task != Unit::Task::None; });
+         unit.sleeping = false;
+      }
+      unit.assigned.store(false);
       if (unit.task == Unit::Task::Exit)
          return;
       ck_launch &launch = *unit.launch;
@@ -385,7 +402,9 @@ void ck_scheduler::assign(Unit::Task task, ck_launch &launch, unsigned group)
       launch.has_started = true;
       launch.started = Clock::now();
    }
-   unit.wake.notify_one();
+   unit.assigned.store(true);
+   if (unit.sleeping)
+      unit.wake.notify_one();
 }
 
 // Hands free units to waiting work, ordinary first, then asks cooperative
