@@ -87,7 +87,7 @@ private:
   // The protocols, as run by local thread 0.
   Value *emitRandomChoice(IRBuilder<> &B, Value *Bound);
   Value *emitOfferKill(IRBuilder<> &B);
-  Value *emitKillSlowPath(IRBuilder<> &B, bool MayRefuse);
+  Value *emitKillSlowPath(IRBuilder<> &B, bool FromOfferKill);
   void emitFork(IRBuilder<> &B, unsigned ResumeId);
   void emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
@@ -334,14 +334,21 @@ Value *KernelLowering::emitOfferKill(IRBuilder<> &B) {
       B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0), "ck.no.kill");
   return ifElse(
       B, NoRequest, [&](IRBuilder<> &B) -> Value * { return B.getFalse(); },
-      [&](IRBuilder<> &B) { return emitKillSlowPath(B, /*MayRefuse=*/true); });
+      [&](IRBuilder<> &B) {
+        return emitKillSlowPath(B, /*FromOfferKill=*/true);
+      });
 }
 
 /// The highest active workgroup (never workgroup 0) claims a kill request
 /// and retires itself by decrementing M; if M moved meanwhile it gives the
-/// request back. With \p MayRefuse, under the random policy it first draws
-/// whether to accept at all. Returns i1 killed.
-Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool MayRefuse) {
+/// request back. Returns i1 killed.
+///
+/// For offer_kill (\p FromOfferKill), under the random policy the last
+/// workgroup first draws whether to accept at all, and any other workgroup
+/// gives the driver a spin-wait hint: a kill is wanted that only the last
+/// workgroup can grant, and when workgroups outnumber CPUs it may be waiting
+/// for one. (The resize loop, the other caller, waits with its own hint.)
+Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool FromOfferKill) {
   Value *Group = groupId(B);
   Value *Active = load(B, CK_ACTIVE_GROUPS);
   Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
@@ -351,7 +358,8 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool MayRefuse) {
   return ifElse(
       B, IsLast,
       [&](IRBuilder<> &B) -> Value * {
-        Value *Accept = MayRefuse ? emitRandomChoice(B, B.getInt32(1)) : nullptr;
+        Value *Accept =
+            FromOfferKill ? emitRandomChoice(B, B.getInt32(1)) : nullptr;
         BasicBlock *Decided = B.GetInsertBlock();
         // Created after the choice's blocks, which dominate them.
         BasicBlock *Claim = newBlock("kill.claim");
@@ -398,7 +406,11 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool MayRefuse) {
         Result->addIncoming(B.getFalse(), GiveBack);
         return Result;
       },
-      [&](IRBuilder<> &B) -> Value * { return B.getFalse(); });
+      [&](IRBuilder<> &B) -> Value * {
+        if (FromOfferKill)
+          spinWait(B);
+        return B.getFalse();
+      });
 }
 
 /// request_fork for thread 0: one atomic load when nothing is offered.
@@ -554,7 +566,7 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
                                       B.getInt32(CK_RESIZE_NONE_DOOMED)),
                        Stop, Slow);
         B.SetInsertPoint(Slow);
-        Value *Killed = emitKillSlowPath(B, /*MayRefuse=*/false);
+        Value *Killed = emitKillSlowPath(B, /*FromOfferKill=*/false);
         BasicBlock *SlowEnd = B.GetInsertBlock();
         // After the slow path's blocks, which dominate it (SPIR-V order).
         BasicBlock *Wait = newBlock("resize.wait");

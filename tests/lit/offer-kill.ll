@@ -82,10 +82,16 @@ attributes #4 = { convergent nounwind readnone willreturn }
 ; policy (seed, word 10, not 0) it first accepts if a draw in [0, 1] is 1.
 ; CHECK: ck.else:
 ; CHECK: %ck.last = and i1
-; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
+; CHECK-NEXT: br i1 %ck.last, label %[[LAST:[a-z.0-9]+]], label %[[NOTLAST:[a-z.0-9]+]]
+; CHECK: [[LAST]]:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
 ; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
 ; CHECK-NEXT: %ck.not.random = icmp eq i32 %[[SEED]], 0
 ; CHECK-NEXT: br i1 %ck.not.random, label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
+; Any other group hints that it waits for the last one (which may need the
+; CPU to give the scheduler its kill).
+; CHECK: [[NOTLAST]]:
+; CHECK-NEXT: call spir_func void @__ck_spin_wait()
 ; CHECK: [[DRAW]]:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
