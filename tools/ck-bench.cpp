@@ -55,8 +55,11 @@ Spread spread_of(std::vector<double> samples)
    return {samples[samples.size() / 2], samples.front(), samples.back()};
 }
 
+// A deadlock ends the process through the watchdog: one per measurement, not
+// per launch (starting its thread would cost more than a launch).
 Spread measure(int repeats, const std::function<double()> &run_once)
 {
+   cl_host::Watchdog watchdog("a benchmark", std::chrono::seconds(300));
    std::vector<double> samples;
    for (int i = 0; i < repeats; ++i)
       samples.push_back(run_once());
@@ -146,7 +149,17 @@ public:
       return 1e6 * seconds_since(start) / launches;
    }
 
-   // Microseconds per global barrier, one work-group per unit.
+   // Microseconds per global barrier, one work-group per unit, over about
+   // `target` of barriers: a short run first tells how many that is (the
+   // persistent-thread barrier takes milliseconds once units outnumber CPUs).
+   double barrier_us(bool cooperative, std::chrono::milliseconds target)
+   {
+      const double estimate_us = barrier_us(cooperative, 20);
+      const int rounds =
+         int(std::clamp(1e3 * target.count() / std::max(estimate_us, 0.01), 20.0, 20000.0));
+      return barrier_us(cooperative, rounds);
+   }
+
    double barrier_us(bool cooperative, int rounds)
    {
       cl_host::Kernel kernel = cl_host::create_kernel(cooperative ? cooperative_ : persistent_, "barriers");
@@ -206,7 +219,6 @@ private:
 
    void run(cl_kernel kernel, size_t global, size_t local)
    {
-      cl_host::Watchdog watchdog("a benchmark kernel", std::chrono::seconds(120));
       cl_host::check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0,
                                             nullptr, nullptr),
                      "clEnqueueNDRangeKernel");
@@ -248,11 +260,11 @@ int main(int argc, char **argv)
       const Spread launch = measure(repeats, [&] { return bench.empty_launch_us(); });
       print_row("empty 1-group launch, enqueue to finish", launch, "us");
 
-      const int rounds = 2000;
+      const auto barrier_time = std::chrono::milliseconds(100);
       const Spread cooperative_barrier =
-         measure(repeats, [&] { return bench.barrier_us(true, rounds); });
+         measure(repeats, [&] { return bench.barrier_us(true, barrier_time); });
       const Spread persistent_barrier =
-         measure(repeats, [&] { return bench.barrier_us(false, rounds); });
+         measure(repeats, [&] { return bench.barrier_us(false, barrier_time); });
       const Spread pthread_barrier =
          measure(repeats, [&] { return host_barrier_us(units, 20000, true); });
       const Spread yield_barrier =
