@@ -59,6 +59,11 @@ enum ck_context_word {
                                 policy: the kernel then decides every offer
                                 made to it at random (see below) */
    CK_RANDOM_DRAWS = 11,     /* random decisions taken so far */
+   CK_RESIZE_DECISION = 12,  /* 1 if the current resizing barrier kills
+                                work-groups [F, M) (its kill phase and
+                                second global barrier run), else 0; written
+                                by work-group 0 before it releases the
+                                barrier, read by work-groups forked there */
    CK_HEADER_WORDS = 16
 };
 

@@ -88,7 +88,9 @@ private:
   Value *emitRandomChoice(IRBuilder<> &B, Value *Bound);
   Value *emitOfferKill(IRBuilder<> &B);
   Value *emitKillSlowPath(IRBuilder<> &B, bool FromOfferKill);
-  void emitFork(IRBuilder<> &B, unsigned ResumeId);
+  void emitFork(IRBuilder<> &B, unsigned ResumeId,
+                function_ref<void(IRBuilder<> &)> BeforePublish = nullptr);
+  Value *emitResizeGather(IRBuilder<> &B, unsigned ResumeId);
   void emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
 
@@ -417,14 +419,17 @@ Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool FromOfferKill) {
 /// Otherwise takes the offers, keeps k = min(offers, N - M) (under the
 /// random policy a draw in [0, that]) and gives the rest back, reserves ids
 /// [M, M + k) with an atomic add on M (the scheduler never offers more than
-/// N - M), and for each new id writes the slot (transmit record, resume
-/// id), sets its ready flag and rings the doorbell.
-void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
+/// N - M) and saves the transmit variables. \p BeforePublish, if any, runs
+/// next on every path. Then, if k > 0, the slot of each new id is written
+/// (transmit record, resume id), its ready flag set and the doorbell rung.
+void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId,
+                              function_ref<void(IRBuilder<> &)> BeforePublish) {
+  BasicBlock *Start = B.GetInsertBlock();
   BasicBlock *Take = newBlock("fork.take");
-  BasicBlock *Done = newBlock("fork.done");
+  BasicBlock *Reserved = newBlock("fork.reserved");
   Value *NoOffer =
       B.CreateICmpEQ(load(B, CK_FORK_OFFERS), B.getInt32(0), "ck.no.fork");
-  B.CreateCondBr(NoOffer, Done, Take);
+  B.CreateCondBr(NoOffer, Reserved, Take);
 
   B.SetInsertPoint(Take);
   Value *Offers = B.CreateAtomicRMW(AtomicRMWInst::Xchg,
@@ -441,9 +446,6 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   // Created after the choice's blocks, which dominate them.
   BasicBlock *GiveBack = newBlock("fork.giveback");
   BasicBlock *Reserve = newBlock("fork.reserve");
-  BasicBlock *Next = newBlock("fork.next");
-  BasicBlock *Publish = newBlock("fork.publish");
-  BasicBlock *Count = newBlock("fork.count");
   B.CreateCondBr(B.CreateICmpUGT(Offers, Forks), GiveBack, Reserve);
 
   B.SetInsertPoint(GiveBack);
@@ -457,12 +459,32 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   End = B.CreateSelect(B.CreateICmpULT(End, Max), End, Max);
   for (const TransmitField &Field : Record.Fields)
     copyField(B, Field, /*ToRecord=*/true);
-  B.CreateBr(Next);
+  B.CreateBr(Reserved);
+
+  B.SetInsertPoint(Reserved);
+  auto Merge = [&](Value *Reserving, const Twine &Name) {
+    PHINode *Phi = B.CreatePHI(I32, 2, Name);
+    Phi->addIncoming(B.getInt32(0), Start);
+    Phi->addIncoming(Reserving, Reserve);
+    return Phi;
+  };
+  Value *K = Merge(Forks, "ck.k");
+  Value *First = Merge(Base, "ck.first.new");
+  Value *Last = Merge(End, "ck.end.new");
+  if (BeforePublish)
+    BeforePublish(B);
+  // After BeforePublish's blocks, which may dominate them.
+  BasicBlock *Next = newBlock("fork.next");
+  BasicBlock *Publish = newBlock("fork.publish");
+  BasicBlock *Count = newBlock("fork.count");
+  BasicBlock *Done = newBlock("fork.done");
+  BasicBlock *Publishing = B.GetInsertBlock();
+  B.CreateCondBr(B.CreateICmpEQ(K, B.getInt32(0)), Done, Next);
 
   B.SetInsertPoint(Next);
   PHINode *Group = B.CreatePHI(I32, 2, "ck.new.group");
-  Group->addIncoming(Base, Reserve);
-  B.CreateCondBr(B.CreateICmpULT(Group, End), Publish, Count);
+  Group->addIncoming(First, Publishing);
+  B.CreateCondBr(B.CreateICmpULT(Group, Last), Publish, Count);
 
   B.SetInsertPoint(Publish);
   for (unsigned Word = 0; Word * 4 < Record.Bytes; ++Word) {
@@ -480,7 +502,7 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId) {
   B.CreateBr(Next);
 
   B.SetInsertPoint(Count);
-  add(B, CK_FORKS, Forks);
+  add(B, CK_FORKS, K);
   B.CreateBr(Done);
 
   B.SetInsertPoint(Done);
@@ -527,6 +549,74 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
                  Poll);
 
   B.SetInsertPoint(Done);
+}
+
+/// The first global barrier of a resizing barrier, for thread 0, released
+/// by workgroup 0 alone (FSE'17 §4.2's master): the others arrive and wait
+/// for the next generation. The master waits until all M have arrived, and
+/// while they wait (M cannot change) reserves the ids of the workgroups it
+/// forks, draws the kills W from the query (under the random policy), and
+/// publishes F = M - W (CK_RESIZE_FIRST_DOOMED) and whether W > 0
+/// (CK_RESIZE_DECISION). Then it releases everyone, and only then writes
+/// the forked workgroups' slots, so that no new workgroup arrives at a
+/// barrier before this one is released. Returns the decision.
+Value *KernelLowering::emitResizeGather(IRBuilder<> &B, unsigned ResumeId) {
+  Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
+  Value *Generation = B.CreateLShr(Ticket, CK_BARRIER_GENERATION_SHIFT,
+                                   "ck.generation");
+  Value *Released = B.CreateShl(B.CreateAdd(Generation, B.getInt32(1)),
+                                CK_BARRIER_GENERATION_SHIFT, "ck.released");
+  return ifElse(
+      B, B.CreateICmpEQ(groupId(B), B.getInt32(0), "ck.master"),
+      [&](IRBuilder<> &B) {
+        BasicBlock *Poll = newBlock("resize.gather");
+        BasicBlock *Wait = newBlock("resize.gather.wait");
+        BasicBlock *Gathered = newBlock("resize.gathered");
+        B.CreateBr(Poll);
+        B.SetInsertPoint(Poll);
+        Value *Arrived =
+            B.CreateAnd(load(B, CK_BARRIER_ARRIVED),
+                        B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
+        B.CreateCondBr(B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS)),
+                       Gathered, Wait);
+        B.SetInsertPoint(Wait);
+        spinWait(B);
+        B.CreateBr(Poll);
+
+        B.SetInsertPoint(Gathered);
+        Value *Decision = nullptr;
+        emitFork(B, ResumeId, [&](IRBuilder<> &B) {
+          Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
+          Kills->setName("ck.resize.kills");
+          Value *Active = load(B, CK_ACTIVE_GROUPS);
+          Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),
+                                        B.CreateSub(Active, Kills),
+                                        B.getInt32(0), "ck.first.doomed");
+          atomicStore(B, First, headerWord(B, CK_RESIZE_FIRST_DOOMED));
+          Decision = B.CreateZExt(B.CreateICmpNE(Kills, B.getInt32(0)), I32,
+                                  "ck.decision");
+          atomicStore(B, Decision, headerWord(B, CK_RESIZE_DECISION));
+          atomicStore(B, Released, headerWord(B, CK_BARRIER_ARRIVED));
+        });
+        return Decision;
+      },
+      [&](IRBuilder<> &B) {
+        BasicBlock *Poll = newBlock("resize.wait");
+        BasicBlock *Wait = newBlock("resize.wait.spin");
+        BasicBlock *Out = newBlock("resize.released");
+        B.CreateBr(Poll);
+        B.SetInsertPoint(Poll);
+        Value *State = load(B, CK_BARRIER_ARRIVED);
+        B.CreateCondBr(
+            B.CreateICmpNE(B.CreateLShr(State, CK_BARRIER_GENERATION_SHIFT),
+                           Generation),
+            Out, Wait);
+        B.SetInsertPoint(Wait);
+        spinWait(B);
+        B.CreateBr(Poll);
+        B.SetInsertPoint(Out);
+        return load(B, CK_RESIZE_DECISION);
+      });
 }
 
 void KernelLowering::emitGlobalBarrier(IRBuilder<> &B) {
@@ -627,35 +717,25 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     emitGlobalBarrier(B);
     break;
   case Builtin::ResizingGlobalBarrier: {
-    // Global barrier; workgroup 0 forks and publishes F = M - W (M cannot
-    // change while the others wait); global barrier; workgroups [F, M)
-    // offer to be killed; global barrier. New workgroups join at the second
-    // global barrier: M counts them from the moment workgroup 0 forks them,
-    // so they must arrive there.
+    // A global barrier released by workgroup 0, which forks and decides the
+    // kills there (emitResizeGather). Only if it kills: workgroups [F, M)
+    // offer to be killed, and everyone meets at a second global barrier,
+    // which completes once M has dropped to the survivors. Forked
+    // workgroups join after the first barrier and read the decision too.
     unsigned ResumeId = ResumePoints.size() + 1;
-    emitGlobalBarrier(B);
-    workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
-      ifElse(
-          B, B.CreateICmpEQ(groupId(B), B.getInt32(0)),
-          [&](IRBuilder<> &B) -> Value * {
-            emitFork(B, ResumeId);
-            Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
-            Kills->setName("ck.resize.kills");
-            Value *Active = load(B, CK_ACTIVE_GROUPS);
-            Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),
-                                          B.CreateSub(Active, Kills),
-                                          B.getInt32(0), "ck.first.doomed");
-            atomicStore(B, First, headerWord(B, CK_RESIZE_FIRST_DOOMED));
-            return nullptr;
-          },
-          [](IRBuilder<> &) -> Value * { return nullptr; });
-      return nullptr;
-    });
+    Value *Kills = workgroupUniform(
+        B, [&](IRBuilder<> &B) { return emitResizeGather(B, ResumeId); });
     BasicBlock *Join = newBlock("resize.join");
-    B.CreateBr(Join);
+    B.CreateCondBr(B.CreateICmpNE(Kills, B.getInt32(0)), Join, Continuation);
     B.SetInsertPoint(Join);
     ResumePoints.push_back({ResumeId, Join});
-    emitGlobalBarrier(B);
+    Value *Decision = workgroupUniform(B, [&](IRBuilder<> &B) {
+      return load(B, CK_RESIZE_DECISION);
+    });
+    BasicBlock *KillPhase = newBlock("resize.kill");
+    B.CreateCondBr(B.CreateICmpNE(Decision, B.getInt32(0)), KillPhase,
+                   Continuation);
+    B.SetInsertPoint(KillPhase);
     emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
                  return BoolToI32(B, emitResizeKills(B));
                }));

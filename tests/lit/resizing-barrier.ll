@@ -1,10 +1,14 @@
-; resizing_global_barrier: global barrier; workgroup 0 forks (resume id 1)
-; and publishes F = M - W as CK_RESIZE_FIRST_DOOMED (word 9), with
-; W = CK_KILL_REQUESTS (under the random policy a draw in [0, that]); forked
-; groups join at the second global barrier; then groups [F, M) offer to be
-; killed until they are, no kill is requested or F is CK_RESIZE_NONE_DOOMED
-; (one that stops un-killed sets it); survivors leave through a third global
-; barrier, once M has dropped.
+; resizing_global_barrier: a global barrier that workgroup 0 releases (the
+; master). Once all M have arrived it reserves the ids of the workgroups it
+; forks (resume id 1), draws W from CK_KILL_REQUESTS (under the random policy
+; a draw in [0, that], otherwise all of it), publishes F = M - W as
+; CK_RESIZE_FIRST_DOOMED (word 9) and whether W > 0 as CK_RESIZE_DECISION
+; (word 12), releases the barrier, and only then publishes the forked
+; workgroups' slots. Only if W > 0: groups [F, M) offer to be killed until
+; they are, no kill is requested or F is CK_RESIZE_NONE_DOOMED (one that
+; stops un-killed sets it), and everyone meets at a second global barrier,
+; once M has dropped. Forked groups join after the first barrier and read
+; the decision there.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
 ; RUN: %ck-lower %s -o %t.bc
@@ -76,58 +80,102 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: i32 1, label %ck.resume.1
 ; CHECK: ck.resume.1:
 ; CHECK-NEXT: br label %ck.resize.join
-; First global barrier.
-; CHECK: ck.gbar.poll:
-; Workgroup 0 only: fork, then publish F.
-; CHECK: ck.thread0{{[0-9]+}}:
-; CHECK: %[[G:.*]] = trunc i64 %{{.*}} to i32
-; CHECK-NEXT: %[[IS0:.*]] = icmp eq i32 %[[G]], 0
-; CHECK-NEXT: br i1 %[[IS0]], label %ck.then, label %ck.else
-; CHECK: ck.then:
+; Arrive, then the master (workgroup 0) or the others.
+; CHECK: ck.thread0:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[TICKET:.*]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; CHECK-NEXT: %ck.generation = lshr i32 %[[TICKET]], 16
+; CHECK-NEXT: %[[NEXTGEN:.*]] = add i32 %ck.generation, 1
+; CHECK-NEXT: %ck.released = shl i32 %[[NEXTGEN]], 16
+; CHECK: %ck.master = icmp eq i32 %ck.group, 0
+; CHECK-NEXT: br i1 %ck.master, label %[[MASTER:ck.then]], label %[[OTHERS:ck.else]]
+; After the first barrier: the second part only if the master decided on kills.
+; CHECK: ck.uniform:
+; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK-NEXT: %ck.broadcast = load i32, i32 addrspace(3)* @resize.ck.broadcast
+; CHECK-NEXT: %[[KILLING:.*]] = icmp ne i32 %ck.broadcast, 0
+; CHECK-NEXT: br i1 %[[KILLING]], label %ck.resize.join, label %entry.ck.after
+; CHECK: [[MASTER]]:
+; CHECK-NEXT: br label %ck.resize.gather
+; CHECK: [[OTHERS]]:
+; CHECK-NEXT: br label %ck.resize.wait
+; CHECK: ck.endif:
+; CHECK-NEXT: phi i32 [ %ck.decision, %ck.fork.done ], [ %{{.*}}, %ck.resize.released ]
+; The master waits for all M (M can drop meanwhile) ...
+; CHECK: ck.resize.gather:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[STATE:.*]] = load atomic i32
+; CHECK-NEXT: %ck.arrived = and i32 %[[STATE]], 65535
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
+; CHECK-NEXT: %[[M0:.*]] = load atomic i32
+; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %ck.arrived, %[[M0]]
+; CHECK-NEXT: br i1 %[[ALL]], label %ck.resize.gathered, label %ck.resize.gather.wait
+; CHECK: ck.resize.gather.wait:
+; CHECK-NEXT: call spir_func void @__ck_spin_wait()
+; ... then reserves the forks (one load when nothing is offered) ...
+; CHECK: ck.resize.gathered:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
 ; CHECK-NEXT: load atomic i32
 ; CHECK-NEXT: %ck.no.fork = icmp eq
-; CHECK: ck.fork.done:
-; CHECK-NEXT: %[[WP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[REQUESTED:.*]] = load atomic i32, i32 addrspace(1)* %[[WP]] seq_cst
+; CHECK-NEXT: br i1 %ck.no.fork, label %ck.fork.reserved, label %ck.fork.take
+; ... draws W and publishes F and the decision, then releases everyone ...
+; CHECK: ck.fork.reserved:
+; CHECK: %ck.k = phi i32
+; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
+; CHECK-NEXT: %[[REQUESTED:.*]] = load atomic i32
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
 ; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
 ; CHECK-NEXT: %[[NR:ck.not.random[0-9]*]] = icmp eq i32 %[[SEED]], 0
 ; CHECK-NEXT: br i1 %[[NR]], label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
-; CHECK: ck.fork.publish:
-; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
 ; CHECK: [[DRAW]]:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
 ; CHECK: %[[BOUND:.*]] = add i32 %[[REQUESTED]], 1
 ; CHECK-NEXT: %[[R:ck.random[0-9]*]] = urem i32 %{{.*}}, %[[BOUND]]
-; CHECK: ck.endif{{[0-9]*}}:
+; CHECK: ck.endif{{[0-9]+}}:
 ; CHECK-NEXT: %[[W:ck.resize.kills]] = phi i32 [ %[[REQUESTED]], %[[FIXED]] ], [ %[[R]], %[[DRAW]] ]
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
 ; CHECK-NEXT: %[[M:.*]] = load atomic i32
 ; CHECK-NEXT: %[[MW:.*]] = sub i32 %[[M]], %[[W]]
 ; CHECK-NEXT: %[[SOME:.*]] = icmp ugt i32 %[[M]], %[[W]]
 ; CHECK-NEXT: %[[F:ck.first.doomed]] = select i1 %[[SOME]], i32 %[[MW]], i32 0
-; CHECK-NEXT: %[[RP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: store atomic i32 %[[F]], i32 addrspace(1)* %[[RP]] seq_cst
-; Second global barrier, where forked groups join.
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
+; CHECK-NEXT: store atomic i32 %[[F]], i32 addrspace(1)* %{{.*}} seq_cst
+; CHECK-NEXT: %[[ANY:.*]] = icmp ne i32 %[[W]], 0
+; CHECK-NEXT: %ck.decision = zext i1 %[[ANY]] to i32
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
+; CHECK-NEXT: store atomic i32 %ck.decision, i32 addrspace(1)* %{{.*}} seq_cst
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: store atomic i32 %ck.released, i32 addrspace(1)* %{{.*}} seq_cst
+; ... and publishes the forked workgroups' slots only after the release.
+; CHECK-NEXT: %[[NOFORK:.*]] = icmp eq i32 %ck.k, 0
+; CHECK-NEXT: br i1 %[[NOFORK]], label %ck.fork.done, label %ck.fork.next
+; CHECK: ck.fork.publish:
+; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
+; The others wait for the next generation, then read the decision.
+; CHECK: ck.resize.wait:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[STATE2:.*]] = load atomic i32
+; CHECK-NEXT: %[[GEN2:.*]] = lshr i32 %[[STATE2]], 16
+; CHECK-NEXT: %[[NEW:.*]] = icmp ne i32 %[[GEN2]], %ck.generation
+; CHECK-NEXT: br i1 %[[NEW]], label %ck.resize.released, label %ck.resize.wait.spin
+; CHECK: ck.resize.released:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
+; CHECK-NEXT: load atomic i32
+; Where forked groups join: they read the decision too.
 ; CHECK: ck.resize.join:
-; CHECK-SAME: preds = %ck.resume.1, %ck.uniform{{[0-9]+}}
+; CHECK-SAME: preds = %ck.resume.1, %ck.uniform
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
-; CHECK: ck.gbar.poll{{[0-9]+}}:
+; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
+; CHECK: br i1 %{{.*}}, label %ck.resize.kill, label %entry.ck.after
 ; Kill phase: a group is doomed if its id is at least F.
-; CHECK: ck.thread0{{[0-9]+}}:
+; CHECK: ck.resize.kill:
 ; CHECK: %[[GK:ck.group[0-9]*]] = trunc i64
 ; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
 ; CHECK-NEXT: %[[FK:.*]] = load atomic i32
 ; CHECK-NEXT: %[[ABOVE:.*]] = icmp uge i32 %[[GK]], %[[FK]]
 ; CHECK-NEXT: %ck.doomed = and i1 %{{.*}}, %[[ABOVE]]
-; CHECK: ck.uniform[[KU:[0-9]+]]:
-; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
-; CHECK-NEXT: %[[KB:.*]] = load i32, i32 addrspace(3)* @resize.ck.broadcast
-; CHECK-NEXT: %[[KILLED:.*]] = icmp ne i32 %[[KB]], 0
-; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %ck.alive
 ; CHECK: ck.resize.offer:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
 ; CHECK-NEXT: %[[REQ:.*]] = load atomic i32
@@ -149,20 +197,23 @@ attributes #4 = { convergent }
 ; CHECK: ck.resize.done:
 ; CHECK-NEXT: phi i1 [ false, %ck.resize.stop ], [ true, %ck.endif{{[0-9]+}} ]
 ; CHECK: br i1 %{{.*}}, label %ck.resize.done, label %ck.resize.wait
-; CHECK: ck.resize.wait:
+; CHECK: ck.resize.wait{{[0-9]+}}:
 ; CHECK-NEXT: call spir_func void @__ck_spin_wait()
 ; CHECK-NEXT: br label %ck.resize.offer
-; Third global barrier, for the survivors.
+; The second global barrier, for the survivors.
 ; CHECK: ck.alive:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.thread0{{[0-9]+}}:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; CHECK: ck.gbar.poll{{[0-9]+}}:
+; CHECK: ck.gbar.poll:
 ; CHECK: entry.ck.after:
+; CHECK-SAME: preds = %ck.uniform{{[0-9]+}}, %ck.uniform{{[0-9]+}}, %ck.uniform
 ; CHECK: add nsw i32 %{{.*}}, 1
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
-; Exactly three global barriers.
-; GBAR-COUNT-3: {{^}}ck.gbar.poll{{[0-9]*}}:
+; The first barrier is the master's, the second one an ordinary global
+; barrier, and there is no third.
+; GBAR: {{^}}ck.resize.gather:
+; GBAR-COUNT-1: {{^}}ck.gbar.poll{{[0-9]*}}:
 ; GBAR-NOT: {{^}}ck.gbar.poll

@@ -169,7 +169,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[FS0:.*]] = getelementptr inbounds i32, i32* %[[FSW]], i64 0
 ; CHECK-NEXT: %[[FV3:.*]] = load i32, i32* %[[FS0]], align 4
 ; CHECK-NEXT: store i32 %[[FV3]], i32* %[[FR3]], align 4
-; CHECK-NEXT: br label %ck.fork.next
+; CHECK-NEXT: br label %ck.fork.reserved
 ; The published record: 4 words into slot g (context words 16 + 64 g + 2 ..).
 ; CHECK: ck.fork.publish:
 ; CHECK: add i64 %{{.*}}, 18

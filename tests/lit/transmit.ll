@@ -136,7 +136,11 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: br label %entry.ck.after
 ; request_fork: take the offers (word 3), k = min(offers, N - M) (under the
 ; random policy a draw in [0, that]), give the surplus back, reserve
-; [M, M + k) with an atomic add on M (word 0).
+; [M, M + k) with an atomic add on M (word 0), then publish the slots if
+; k > 0 (k is 0 on the fast path, which only loaded the offers).
+; CHECK: ck.thread0:
+; CHECK: %ck.no.fork = icmp eq i32
+; CHECK-NEXT: br i1 %ck.no.fork, label %ck.fork.reserved, label %ck.fork.take
 ; CHECK: ck.fork.take:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
 ; CHECK-NEXT: %[[OFFERS:.*]] = atomicrmw xchg i32 addrspace(1)* %{{.*}}, i32 0 seq_cst
@@ -154,6 +158,13 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
 ; CHECK-NEXT: %[[NR:ck.not.random[0-9]*]] = icmp eq i32 %[[SEED]], 0
 ; CHECK-NEXT: br i1 %[[NR]], label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
+; CHECK: ck.fork.reserved:
+; CHECK-SAME: preds = %ck.fork.reserve, %ck.thread0
+; CHECK-NEXT: %[[KK:ck.k]] = phi i32 [ 0, %ck.thread0 ], [ %ck.forks, %ck.fork.reserve ]
+; CHECK-NEXT: %[[FIRST:ck.first.new]] = phi i32 [ 0, %ck.thread0 ], [ %[[BASE:[0-9]+]], %ck.fork.reserve ]
+; CHECK-NEXT: %[[LAST:ck.end.new]] = phi i32 [ 0, %ck.thread0 ], [ %[[END2:[0-9]+]], %ck.fork.reserve ]
+; CHECK-NEXT: %[[NONE:.*]] = icmp eq i32 %[[KK]], 0
+; CHECK-NEXT: br i1 %[[NONE]], label %ck.fork.done, label %ck.fork.next
 ; The next draw (word 11) hashed with the seed as ck_random_draw does.
 ; CHECK: [[DRAW]]:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
@@ -182,10 +193,10 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; Save in the forker (thread 0): variables into the record, no memcpy.
 ; CHECK: ck.fork.reserve:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[BASE:.*]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[K]] seq_cst
+; CHECK-NEXT: %[[BASE]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[K]] seq_cst
 ; CHECK-NEXT: %[[END:.*]] = add i32 %[[BASE]], %[[K]]
 ; CHECK-NEXT: %[[INN:.*]] = icmp ult i32 %[[END]], %[[N]]
-; CHECK-NEXT: %[[LAST:.*]] = select i1 %[[INN]], i32 %[[END]], i32 %[[N]]
+; CHECK-NEXT: %[[END2]] = select i1 %[[INN]], i32 %[[END]], i32 %[[N]]
 ; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
 ; CHECK-NEXT: %[[SA:.*]] = getelementptr inbounds i32, i32* %a, i64 0
 ; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %[[SA]], align 4
@@ -196,9 +207,9 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %[[SC]], align 1
 ; CHECK-NEXT: store i8 %[[SVC]], i8* %[[S4]], align 1
 ; CHECK-NOT: memcpy
-; CHECK: br label %ck.fork.next
+; CHECK: br label %ck.fork.reserved
 ; CHECK: ck.fork.next:
-; CHECK-NEXT: %[[G:ck.new.group]] = phi i32 [ %[[BASE]], %ck.fork.reserve ]
+; CHECK-NEXT: %[[G:ck.new.group]] = phi i32 [ %[[FIRST]], %ck.fork.reserved ]
 ; CHECK-NEXT: %[[MORE:.*]] = icmp ult i32 %[[G]], %[[LAST]]
 ; ... then the record, word by word, and the resume id, into slot g.
 ; CHECK: ck.fork.publish:
@@ -218,5 +229,5 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
 ; CHECK: ck.fork.count:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 8
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[K]] seq_cst
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[KK]] seq_cst
 ; NOMEMCPY-NOT: memcpy

@@ -58,9 +58,10 @@ inline std::string describe(sim::Context &context)
 {
    static const char *const names[] = {"M",         "N",           "kill requests", "fork offers",
                                        "barrier",   "unused",      "published",     "kills",
-                                       "forks",     "first doomed", "random seed",  "draws"};
+                                       "forks",     "first doomed", "random seed",  "draws",
+                                       "decision"};
    std::string text;
-   for (unsigned word = 0; word <= CK_RANDOM_DRAWS; ++word)
+   for (unsigned word = 0; word <= CK_RESIZE_DECISION; ++word)
       text += std::string(word ? ", " : "") + names[word] + " " +
               std::to_string(context.word(ck_context_word(word)).load());
    return text;
