@@ -17,6 +17,14 @@ extern "C" {
  * requests, no fork offers. */
 void ck_context_init(uint32_t *context, uint32_t max_groups, uint32_t active_groups);
 
+/* The driver calls this each time a work-group of a cooperative kernel polls
+ * the launch context for another work-group (the code the compiler
+ * generates marks those loops with CK_SPIN_WAIT_FUNCTION). It yields the CPU
+ * every few polls: every 256th while every compute unit has a CPU, every
+ * other one once units outnumber CPUs (the work-group waited for may have
+ * none). */
+void ck_spin_wait_hint(void);
+
 #ifdef __cplusplus
 }
 #endif
