@@ -93,6 +93,7 @@ private:
   Value *emitResizeGather(IRBuilder<> &B, unsigned ResumeId);
   void emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
+  Value *emitKillAndMeet(IRBuilder<> &B);
 
   // Whole builtins, run by every thread.
   void emitGlobalBarrier(IRBuilder<> &B);
@@ -677,6 +678,20 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
       [&](IRBuilder<> &B) -> Value * { return B.getFalse(); });
 }
 
+/// The rest of a resizing barrier that kills, for thread 0: workgroups
+/// [F, M) offer to be killed (emitResizeKills), and the others meet at a
+/// global barrier, which completes once M has dropped to the survivors.
+/// Returns i32 killed.
+Value *KernelLowering::emitKillAndMeet(IRBuilder<> &B) {
+  return ifElse(
+      B, emitResizeKills(B),
+      [&](IRBuilder<> &B) -> Value * { return B.getInt32(1); },
+      [&](IRBuilder<> &B) -> Value * {
+        emitGlobalBarrierThread0(B);
+        return B.getInt32(0);
+      });
+}
+
 void KernelLowering::emitExitIf(IRBuilder<> &B, Value *Killed) {
   if (!KilledExit) {
     KilledExit = BasicBlock::Create(Ctx, "ck.exit", &F);
@@ -718,30 +733,26 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     break;
   case Builtin::ResizingGlobalBarrier: {
     // A global barrier released by workgroup 0, which forks and decides the
-    // kills there (emitResizeGather). Only if it kills: workgroups [F, M)
-    // offer to be killed, and everyone meets at a second global barrier,
-    // which completes once M has dropped to the survivors. Forked
-    // workgroups join after the first barrier and read the decision too.
+    // kills there (emitResizeGather). Only if it decided to kill: local
+    // thread 0 runs the kill phase and meets the others at a second global
+    // barrier (emitKillAndMeet), between one more pair of workgroup
+    // barriers. Forked workgroups join there, after the first global
+    // barrier; they read the decision like everyone else. The join point is
+    // on the main path, so a fork point inside a loop stays inside it.
     unsigned ResumeId = ResumePoints.size() + 1;
-    Value *Kills = workgroupUniform(
+    Value *Decision = workgroupUniform(
         B, [&](IRBuilder<> &B) { return emitResizeGather(B, ResumeId); });
     BasicBlock *Join = newBlock("resize.join");
-    B.CreateCondBr(B.CreateICmpNE(Kills, B.getInt32(0)), Join, Continuation);
+    B.CreateCondBr(B.CreateICmpNE(Decision, B.getInt32(0)), Join, Continuation);
     B.SetInsertPoint(Join);
     ResumePoints.push_back({ResumeId, Join});
-    Value *Decision = workgroupUniform(B, [&](IRBuilder<> &B) {
-      return load(B, CK_RESIZE_DECISION);
-    });
-    BasicBlock *KillPhase = newBlock("resize.kill");
-    B.CreateCondBr(B.CreateICmpNE(Decision, B.getInt32(0)), KillPhase,
-                   Continuation);
-    B.SetInsertPoint(KillPhase);
     emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
-                 return BoolToI32(B, emitResizeKills(B));
+                 return ifElse(
+                     B,
+                     B.CreateICmpNE(load(B, CK_RESIZE_DECISION), B.getInt32(0)),
+                     [&](IRBuilder<> &B) { return emitKillAndMeet(B); },
+                     [&](IRBuilder<> &B) -> Value * { return B.getInt32(0); });
                }));
-    // Survivors leave only once the doomed workgroups are killed (or have
-    // stopped offering): M, and so get_num_groups(), is final here.
-    emitGlobalBarrier(B);
     break;
   }
   case Builtin::QueryKillCount:

@@ -1,14 +1,16 @@
-; resizing_global_barrier: a global barrier that workgroup 0 releases (the
-; master). Once all M have arrived it reserves the ids of the workgroups it
-; forks (resume id 1), draws W from CK_KILL_REQUESTS (under the random policy
-; a draw in [0, that], otherwise all of it), publishes F = M - W as
+; resizing_global_barrier: first a global barrier that workgroup 0 releases
+; (the master):
+; once all M have arrived it reserves the ids of the workgroups it forks
+; (resume id 1), draws W from CK_KILL_REQUESTS (under the random policy a
+; draw in [0, that], otherwise all of it), publishes F = M - W as
 ; CK_RESIZE_FIRST_DOOMED (word 9) and whether W > 0 as CK_RESIZE_DECISION
 ; (word 12), releases the barrier, and only then publishes the forked
-; workgroups' slots. Only if W > 0: groups [F, M) offer to be killed until
-; they are, no kill is requested or F is CK_RESIZE_NONE_DOOMED (one that
-; stops un-killed sets it), and everyone meets at a second global barrier,
-; once M has dropped. Forked groups join after the first barrier and read
-; the decision there.
+; workgroups' slots. Only if W > 0, between another pair of workgroup
+; barriers: groups [F, M) offer to be killed until they are, no kill is
+; requested or F is CK_RESIZE_NONE_DOOMED (one that stops un-killed sets
+; it), and the others meet at a second global barrier, once M has dropped.
+; Forked groups join there, after the first global barrier, and read the
+; decision like everyone else.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
 ; RUN: %ck-lower %s -o %t.bc
@@ -89,7 +91,7 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %ck.released = shl i32 %[[NEXTGEN]], 16
 ; CHECK: %ck.master = icmp eq i32 %ck.group, 0
 ; CHECK-NEXT: br i1 %ck.master, label %[[MASTER:ck.then]], label %[[OTHERS:ck.else]]
-; After the first barrier: the second part only if the master decided on kills.
+; With nothing to kill, the barrier ends here.
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %ck.broadcast = load i32, i32 addrspace(3)* @resize.ck.broadcast
@@ -162,20 +164,36 @@ attributes #4 = { convergent }
 ; CHECK: ck.resize.released:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
 ; CHECK-NEXT: load atomic i32
-; Where forked groups join: they read the decision too.
+; The rest, reached on a decision to kill and by forked groups: everyone
+; reads the decision again.
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.1, %ck.uniform
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
-; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
-; CHECK: br i1 %{{.*}}, label %ck.resize.kill, label %entry.ck.after
+; CHECK: ck.thread0{{[0-9]+}}:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
+; CHECK-NEXT: %[[D2:.*]] = load atomic i32
+; CHECK-NEXT: %[[K2:.*]] = icmp ne i32 %[[D2]], 0
+; CHECK-NEXT: br i1 %[[K2]], label %[[KAM:ck.then[0-9]+]], label %[[NOKILL:ck.else[0-9]+]]
+; Killed workgroups leave after the second workgroup barrier.
+; CHECK: ck.uniform{{[0-9]+}}:
+; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK-NEXT: %[[KB:.*]] = load i32, i32 addrspace(3)* @resize.ck.broadcast
+; CHECK-NEXT: %[[KILLED:.*]] = icmp ne i32 %[[KB]], 0
+; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %ck.alive
 ; Kill phase: a group is doomed if its id is at least F.
-; CHECK: ck.resize.kill:
+; CHECK: [[KAM]]:
 ; CHECK: %[[GK:ck.group[0-9]*]] = trunc i64
 ; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
 ; CHECK-NEXT: %[[FK:.*]] = load atomic i32
 ; CHECK-NEXT: %[[ABOVE:.*]] = icmp uge i32 %[[GK]], %[[FK]]
 ; CHECK-NEXT: %ck.doomed = and i1 %{{.*}}, %[[ABOVE]]
+; With nothing to kill, the workgroup is not killed.
+; CHECK: [[NOKILL]]:
+; CHECK-NEXT: br label %[[RESULT:ck.endif[0-9]+]]
+; CHECK: [[RESULT]]:
+; CHECK-NEXT: phi i32 [ %{{.*}}, %ck.endif{{[0-9]+}} ], [ 0, %[[NOKILL]] ]
+; CHECK-NEXT: store i32 %{{.*}}, i32 addrspace(3)* @resize.ck.broadcast
 ; CHECK: ck.resize.offer:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
 ; CHECK-NEXT: %[[REQ:.*]] = load atomic i32
@@ -200,20 +218,16 @@ attributes #4 = { convergent }
 ; CHECK: ck.resize.wait{{[0-9]+}}:
 ; CHECK-NEXT: call spir_func void @__ck_spin_wait()
 ; CHECK-NEXT: br label %ck.resize.offer
-; The second global barrier, for the survivors.
-; CHECK: ck.alive:
-; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
-; CHECK: ck.thread0{{[0-9]+}}:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; Those not killed arrive at a second global barrier.
 ; CHECK: ck.gbar.poll:
+; CHECK: ck.alive:
+; CHECK-NEXT: br label %entry.ck.after
 ; CHECK: entry.ck.after:
-; CHECK-SAME: preds = %ck.uniform{{[0-9]+}}, %ck.uniform{{[0-9]+}}, %ck.uniform
+; CHECK-SAME: preds = %ck.alive, %ck.uniform
 ; CHECK: add nsw i32 %{{.*}}, 1
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
-; The first barrier is the master's, the second one an ordinary global
-; barrier, and there is no third.
+; The first global barrier is the master's, the second an ordinary one.
 ; GBAR: {{^}}ck.resize.gather:
 ; GBAR-COUNT-1: {{^}}ck.gbar.poll{{[0-9]*}}:
 ; GBAR-NOT: {{^}}ck.gbar.poll
