@@ -31,16 +31,17 @@
 #define CK_SYNC_PARAM
 
 #ifdef CK_RESIZING_WITHOUT_QUERY
-#define resizing_global_barrier() ck_resizing_barrier_without_query()
-inline void ck_resizing_barrier_without_query(void)
-{
-   global_barrier();
-   offer_kill();
-   global_barrier();
-   if (get_group_id(0) == 0)
-      request_fork();
-   global_barrier();
-}
+/* A macro, not a function: a kernel that never uses it must not hold a
+ * function that calls builtins without any kernel calling it. */
+#define resizing_global_barrier()                                             \
+   do {                                                                       \
+      global_barrier();                                                       \
+      offer_kill();                                                           \
+      global_barrier();                                                       \
+      if (get_group_id(0) == 0)                                               \
+         request_fork();                                                      \
+      global_barrier();                                                       \
+   } while (0)
 #endif
 
 #else
