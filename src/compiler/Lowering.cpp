@@ -57,6 +57,13 @@ MDNode *extendKernelArgInfo(LLVMContext &Ctx, StringRef Kind, MDNode *Node) {
   return MDNode::get(Ctx, Entries);
 }
 
+/// Whether \p I is clang's -O0 spill of a kernel argument into its alloca.
+static bool isArgumentSpill(const Instruction &I) {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  return Store && isa<Argument>(Store->getValueOperand()) &&
+         isa<AllocaInst>(Store->getPointerOperand());
+}
+
 class KernelLowering {
 public:
   KernelLowering(Function &Kernel, const TransmitRecord &Record);
@@ -100,6 +107,7 @@ private:
   void emitExitIf(IRBuilder<> &B, Value *Killed);
   void lowerBuiltin(CallBase &Call, Builtin Kind);
   void lowerGridQueries();
+  void refreshKnownActive(BasicBlock::iterator Where);
   void emitResumeDispatch();
   SwitchInst *resumeGuard(Loop &L, AllocaInst &Pending);
   void repairSSA();
@@ -114,6 +122,9 @@ private:
   IntegerType *I64;
   GlobalVariable *Broadcast = nullptr;
   AllocaInst *RecordBuffer = nullptr;
+  /// M as this workgroup last read it, in kernels whose only builtins are
+  /// barriers (see run()); null in the others.
+  AllocaInst *KnownActive = nullptr;
   BasicBlock *Continuation = nullptr;
   BasicBlock *KilledExit = nullptr;
   SmallVector<std::pair<unsigned, BasicBlock *>, 4> ResumePoints;
@@ -215,16 +226,59 @@ void KernelLowering::workgroupBarrier(IRBuilder<> &B) {
 }
 
 /// Copies a transmit variable to or from its place in the private copy of
-/// the transmit record ([W x i32]): 4-byte words while the field is
-/// word-aligned in the record, then single bytes. No llvm.memcpy: Mesa's
-/// nir_lower_memcpy crashes on one whose source or destination is a struct
-/// variable.
+/// the transmit record ([W x i32]). A scalar or pointer is loaded or stored
+/// with its own type and converted to or from the record's words (or bytes,
+/// where it is smaller than a word or not word-aligned in the record), so
+/// that the variable stays promotable to a register: the compiler keeps one
+/// accessed through another type in memory, at every use. Aggregates are
+/// copied in 4-byte words while the field is word-aligned in the record,
+/// then in single bytes. No llvm.memcpy: Mesa's nir_lower_memcpy crashes on
+/// one whose source or destination is a struct variable.
 void KernelLowering::copyField(IRBuilder<> &B, const TransmitField &Field,
                                bool ToRecord) {
   AllocaInst *Variable = Field.Variable;
+  Type *T = Variable->getAllocatedType();
+  const DataLayout &DL = M.getDataLayout();
+  uint64_t Bytes = DL.getTypeAllocSize(T);
+  auto RecordWord = [&](uint64_t Word) {
+    return B.CreateConstInBoundsGEP2_64(RecordBuffer->getAllocatedType(),
+                                        RecordBuffer, 0, Field.Offset / 4 + Word);
+  };
+  auto RecordByte = [&](uint64_t Byte) {
+    return B.CreateConstInBoundsGEP1_64(
+        B.getInt8Ty(), B.CreateBitCast(RecordBuffer, B.getInt8PtrTy()),
+        Field.Offset + Byte);
+  };
+  if ((T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy()) &&
+      DL.getTypeSizeInBits(T) == Bytes * 8 && Bytes <= 8) {
+    // Pieces of the value in the record: words if they can be, else bytes.
+    const bool InWords = Bytes % 4 == 0 && Field.Offset % 4 == 0;
+    const unsigned PieceBits = InWords ? 32 : 8;
+    IntegerType *Piece = B.getIntNTy(PieceBits);
+    IntegerType *Int = B.getIntNTy(Bytes * 8);
+    auto RecordPiece = [&](uint64_t I) {
+      return InWords ? RecordWord(I) : RecordByte(I);
+    };
+    if (ToRecord) {
+      Value *V = B.CreateLoad(T, Variable);
+      V = T->isPointerTy() ? B.CreatePtrToInt(V, Int) : B.CreateBitCast(V, Int);
+      for (uint64_t I = 0; I * PieceBits < Bytes * 8; ++I) {
+        Value *Bits = I ? B.CreateLShr(V, I * PieceBits) : V;
+        B.CreateStore(B.CreateTrunc(Bits, Piece), RecordPiece(I));
+      }
+    } else {
+      Value *V = nullptr;
+      for (uint64_t I = 0; I * PieceBits < Bytes * 8; ++I) {
+        Value *Bits = B.CreateZExtOrTrunc(B.CreateLoad(Piece, RecordPiece(I)), Int);
+        V = I ? B.CreateOr(V, B.CreateShl(Bits, I * PieceBits)) : Bits;
+      }
+      V = T->isPointerTy() ? B.CreateIntToPtr(V, T) : B.CreateBitCast(V, T);
+      B.CreateStore(V, Variable);
+    }
+    return;
+  }
+
   unsigned AddressSpace = Variable->getType()->getAddressSpace();
-  uint64_t Bytes =
-      M.getDataLayout().getTypeAllocSize(Variable->getAllocatedType());
   uint64_t Words = Field.Offset % 4 == 0 ? Bytes / 4 : 0;
   auto Copy = [&](Type *T, Value *InRecord, Value *InVariable, Align A) {
     Value *From = ToRecord ? InVariable : InRecord;
@@ -237,9 +291,7 @@ void KernelLowering::copyField(IRBuilder<> &B, const TransmitField &Field,
     Value *VariableWords =
         B.CreateBitCast(Variable, I32->getPointerTo(AddressSpace));
     for (uint64_t Word = 0; Word < Words; ++Word) {
-      Value *InRecord = B.CreateConstInBoundsGEP2_64(
-          RecordBuffer->getAllocatedType(), RecordBuffer, 0,
-          Field.Offset / 4 + Word);
+      Value *InRecord = RecordWord(Word);
       Value *InVariable =
           B.CreateConstInBoundsGEP1_64(I32, VariableWords, Word);
       Copy(I32, InRecord, InVariable, Align(4));
@@ -753,6 +805,8 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
                      [&](IRBuilder<> &B) { return emitKillAndMeet(B); },
                      [&](IRBuilder<> &B) -> Value * { return B.getInt32(0); });
                }));
+    if (KnownActive)
+      refreshKnownActive(Continuation->getFirstInsertionPt());
     break;
   }
   case Builtin::QueryKillCount:
@@ -762,6 +816,12 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
   }
   B.CreateBr(Continuation);
   Call.eraseFromParent();
+}
+
+/// Reads M into KnownActive, for the grid queries that follow.
+void KernelLowering::refreshKnownActive(BasicBlock::iterator Where) {
+  IRBuilder<> B(Where->getParent(), Where);
+  B.CreateStore(load(B, CK_ACTIVE_GROUPS), KnownActive);
 }
 
 /// get_num_groups(0) returns M and get_global_size(0) returns M times the
@@ -781,7 +841,9 @@ void KernelLowering::lowerGridQueries() {
     if (auto *Constant = dyn_cast<ConstantInt>(Dim))
       if (!Constant->isZero())
         continue;
-    Value *Active = B.CreateZExt(load(B, CK_ACTIVE_GROUPS), I64, "ck.active");
+    Value *Active = B.CreateZExt(KnownActive ? B.CreateLoad(I32, KnownActive)
+                                             : load(B, CK_ACTIVE_GROUPS),
+                                 I64, "ck.active");
     if (Query->getCalledFunction()->getName() == "_Z15get_global_sizej")
       Active = B.CreateMul(Active,
                            callWorkItemQuery(B, "_Z14get_local_sizej", 0));
@@ -794,13 +856,6 @@ void KernelLowering::lowerGridQueries() {
     if (Query->use_empty())
       Query->eraseFromParent();
   }
-}
-
-/// Whether \p I is clang's -O0 spill of a kernel argument into its alloca.
-static bool isArgumentSpill(const Instruction &I) {
-  const auto *Store = dyn_cast<StoreInst>(&I);
-  return Store && isa<Argument>(Store->getValueOperand()) &&
-         isa<AllocaInst>(Store->getPointerOperand());
 }
 
 /// Makes every edge into loop \p L go through a new header, the guard,
@@ -957,6 +1012,25 @@ void KernelLowering::run() {
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (std::optional<Builtin> Kind = getCalledBuiltin(*Call))
         Calls.push_back({Call, *Kind});
+  // Without offer_kill and request_fork, M changes only inside resizing
+  // barriers, while every workgroup waits in them: a workgroup reads it at
+  // entry and after each resizing barrier, and the grid queries read that
+  // private copy, which the compiler can hoist out of loops (a loop striding
+  // by get_global_size(0) otherwise loads M from global memory, in every
+  // lane, at every step).
+  if (none_of(Calls, [](const auto &Call) {
+        return Call.second == Builtin::OfferKill ||
+               Call.second == Builtin::RequestFork;
+      })) {
+    BasicBlock &Entry = F.getEntryBlock();
+    KnownActive = IRBuilder<>(&Entry, Entry.begin())
+                      .CreateAlloca(I32, nullptr, "ck.known.active");
+    // After the argument spills, which the resume dispatch keeps before it.
+    BasicBlock::iterator AfterSpills = Entry.begin();
+    while (isa<AllocaInst>(*AfterSpills) || isArgumentSpill(*AfterSpills))
+      ++AfterSpills;
+    refreshKnownActive(AfterSpills);
+  }
   for (auto &[Call, Kind] : Calls)
     lowerBuiltin(*Call, Kind);
   lowerGridQueries();

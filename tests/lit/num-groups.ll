@@ -98,6 +98,8 @@ attributes #4 = { convergent }
 !10 = !{!""}
 
 ; CHECK-LABEL: define {{.*}}@sizes(
+; With offer_kill, M is read from the context at every query.
+; CHECK-NOT: known.active
 ; CHECK: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
 ; CHECK-NEXT: %[[M0:.*]] = load atomic i32, i32 addrspace(1)* %[[P0]] seq_cst, align 4
 ; CHECK-NEXT: %[[A0:.*]] = zext i32 %[[M0]] to i64

@@ -1,7 +1,8 @@
 ; Transmit record: a@0 (int), c@4 (char), l@8 (long), p@16 (global int *);
 ; 24 bytes = 6 words at slot bytes 8.. (context words 16 + 64 g + 2 ..).
-; Variables and record are copied with i32 words where the field is
-; word-aligned and with bytes otherwise; never with llvm.memcpy.
+; Each variable is loaded and stored with its own type (so it stays
+; promotable to a register) and converted to or from the record's i32 words,
+; or its bytes where it is smaller than a word; never with llvm.memcpy.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=NOMEMCPY
 ; RUN: %ck-lower %s -o %t.bc
@@ -107,32 +108,31 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK: load atomic i32
 ; CHECK-NOT: add i64 %{{.*}}, 24
 ; CHECK: %[[R0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
-; CHECK-NEXT: %[[A0:.*]] = getelementptr inbounds i32, i32* %a, i64 0
 ; CHECK-NEXT: %[[VA:.*]] = load i32, i32* %[[R0]], align 4
-; CHECK-NEXT: store i32 %[[VA]], i32* %[[A0]], align 4
+; CHECK-NEXT: store i32 %[[VA]], i32* %a, align 4
 ; CHECK-NEXT: %[[RB:.*]] = bitcast [6 x i32]* %[[RECORD]] to i8*
 ; CHECK-NEXT: %[[R4:.*]] = getelementptr inbounds i8, i8* %[[RB]], i64 4
-; CHECK-NEXT: %[[C0:.*]] = getelementptr inbounds i8, i8* %c, i64 0
 ; CHECK-NEXT: %[[VC:.*]] = load i8, i8* %[[R4]], align 1
-; CHECK-NEXT: store i8 %[[VC]], i8* %[[C0]], align 1
-; CHECK-NEXT: %[[LW:.*]] = bitcast i64* %l to i32*
+; CHECK-NEXT: store i8 %[[VC]], i8* %c, align 1
 ; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 2
-; CHECK-NEXT: getelementptr inbounds i32, i32* %[[LW]], i64 0
-; CHECK-NEXT: load i32
-; CHECK-NEXT: store i32
+; CHECK-NEXT: %[[L0:.*]] = load i32
+; CHECK-NEXT: %[[L0X:.*]] = zext i32 %[[L0]] to i64
 ; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 3
-; CHECK-NEXT: getelementptr inbounds i32, i32* %[[LW]], i64 1
-; CHECK-NEXT: load i32
-; CHECK-NEXT: store i32
-; CHECK-NEXT: %[[PW:.*]] = bitcast i32 addrspace(1)** %p to i32*
+; CHECK-NEXT: %[[L1:.*]] = load i32
+; CHECK-NEXT: %[[L1X:.*]] = zext i32 %[[L1]] to i64
+; CHECK-NEXT: %[[L1H:.*]] = shl i64 %[[L1X]], 32
+; CHECK-NEXT: %[[LV:.*]] = or i64 %[[L0X]], %[[L1H]]
+; CHECK-NEXT: store i64 %[[LV]], i64* %l, align 8
 ; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 4
-; CHECK-NEXT: getelementptr inbounds i32, i32* %[[PW]], i64 0
 ; CHECK-NEXT: load i32
-; CHECK-NEXT: store i32
+; CHECK-NEXT: zext i32
 ; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 5
-; CHECK-NEXT: getelementptr inbounds i32, i32* %[[PW]], i64 1
 ; CHECK-NEXT: load i32
-; CHECK-NEXT: store i32
+; CHECK-NEXT: zext i32
+; CHECK-NEXT: shl i64
+; CHECK-NEXT: %[[PV:.*]] = or i64
+; CHECK-NEXT: %[[PP:.*]] = inttoptr i64 %[[PV]] to i32 addrspace(1)*
+; CHECK-NEXT: store i32 addrspace(1)* %[[PP]], i32 addrspace(1)** %p, align 8
 ; CHECK-NEXT: br label %entry.ck.after
 ; request_fork: take the offers (word 3), k = min(offers, N - M) (under the
 ; random policy a draw in [0, that]), give the surplus back, reserve
@@ -197,15 +197,23 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[END:.*]] = add i32 %[[BASE]], %[[K]]
 ; CHECK-NEXT: %[[INN:.*]] = icmp ult i32 %[[END]], %[[N]]
 ; CHECK-NEXT: %[[END2]] = select i1 %[[INN]], i32 %[[END]], i32 %[[N]]
+; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %a, align 4
 ; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
-; CHECK-NEXT: %[[SA:.*]] = getelementptr inbounds i32, i32* %a, i64 0
-; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %[[SA]], align 4
 ; CHECK-NEXT: store i32 %[[SVA]], i32* %[[S0]], align 4
+; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %c, align 1
 ; CHECK-NEXT: %[[SB:.*]] = bitcast [6 x i32]* %[[RECORD]] to i8*
 ; CHECK-NEXT: %[[S4:.*]] = getelementptr inbounds i8, i8* %[[SB]], i64 4
-; CHECK-NEXT: %[[SC:.*]] = getelementptr inbounds i8, i8* %c, i64 0
-; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %[[SC]], align 1
 ; CHECK-NEXT: store i8 %[[SVC]], i8* %[[S4]], align 1
+; CHECK-NEXT: %[[SVL:.*]] = load i64, i64* %l, align 8
+; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 2
+; CHECK-NEXT: trunc i64 %[[SVL]] to i32
+; CHECK-NEXT: store i32
+; CHECK-NEXT: %[[SVLH:.*]] = lshr i64 %[[SVL]], 32
+; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 3
+; CHECK-NEXT: trunc i64 %[[SVLH]] to i32
+; CHECK-NEXT: store i32
+; CHECK-NEXT: %[[SVP:.*]] = load i32 addrspace(1)*, i32 addrspace(1)** %p, align 8
+; CHECK-NEXT: ptrtoint i32 addrspace(1)* %[[SVP]] to i64
 ; CHECK-NOT: memcpy
 ; CHECK: br label %ck.fork.reserved
 ; CHECK: ck.fork.next:
