@@ -406,7 +406,8 @@ protected:
 // Graphs are R-MAT (edge factor 8), square grids (`size` is the side) or
 // road-like (`size` is the node count). "test" inputs run in well under a
 // second on llvmpipe; "bench" inputs were sized so that one cooperative run
-// takes roughly 0.3-2 s on 2 compute units (LP_NUM_THREADS=2).
+// takes roughly 0.3-1 s on 2 compute units (LP_NUM_THREADS=2), long enough
+// to span several periods of the graphics loads of Figure 6.
 enum class Shape { rmat, grid, road };
 
 struct InputSize {
@@ -459,11 +460,11 @@ std::vector<std::unique_ptr<Application>> graph_applications(const AppConfig &co
                                   "' (test, bench)");
    std::map<std::string, std::shared_ptr<GraphInput>> inputs;
    std::vector<std::unique_ptr<Application>> apps;
-   add<Color>(apps, inputs, config, {{Shape::rmat, 10, 15}, {Shape::grid, 64, 768}});
-   add<Mis>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::grid, 64, 1024}});
-   add<SsspPannotia>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::road, 4096, 65536}});
-   add<Bfs>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::road, 4096, 1 << 20}});
-   add<SsspLonestar>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::road, 4096, 1 << 19}});
+   add<Color>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::grid, 64, 1280}});
+   add<Mis>(apps, inputs, config, {{Shape::rmat, 10, 21}, {Shape::grid, 64, 1792}});
+   add<SsspPannotia>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::road, 4096, 1 << 18}});
+   add<Bfs>(apps, inputs, config, {{Shape::rmat, 10, 21}, {Shape::road, 4096, 1 << 22}});
+   add<SsspLonestar>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::road, 4096, 1 << 21}});
    return apps;
 }
 

@@ -542,8 +542,8 @@ std::vector<std::unique_ptr<Application>> work_stealing_applications(const AppCo
    if (!test && config.scale != "bench")
       throw std::invalid_argument("unknown input scale '" + config.scale + "'");
    std::vector<std::unique_ptr<Application>> apps;
-   apps.push_back(std::make_unique<Octree>(config, test ? 20000 : 500000, 32));
-   apps.push_back(std::make_unique<Game>(config, test ? 7 : 8, 3));
+   apps.push_back(std::make_unique<Octree>(config, test ? 20000 : 2000000, 32));
+   apps.push_back(std::make_unique<Game>(config, test ? 7 : 9, 3));
    return apps;
 }
 
