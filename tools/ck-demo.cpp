@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,7 +30,7 @@ struct Options {
    std::string kernels = "kernels";
    std::string include = "include";
    int n = 16384;
-   int steps = 3000;
+   int steps = 10000;
    cl_uint groups = 0; // 0: four per compute unit
    size_t local_size = 64;
    int frame_period_ms = 20;
@@ -129,9 +130,10 @@ double milliseconds_since(Clock::time_point start)
 }
 
 // Launches one matmul per period on its own context and queue until `stop`;
-// returns each frame's enqueue-to-finish latency in milliseconds.
+// returns each frame's enqueue-to-finish latency in milliseconds. `ready`
+// is set once the kernel is built and compiled, before the first frame.
 std::vector<double> run_frames(cl_device_id device, const Options &options,
-                               const std::atomic<bool> &stop)
+                               const std::atomic<bool> &stop, std::promise<void> &ready)
 {
    cl_host::Context context = cl_host::create_context(device);
    cl_host::Queue queue = cl_host::create_queue(context, device);
@@ -155,6 +157,7 @@ std::vector<double> run_frames(cl_device_id device, const Options &options,
                                          nullptr),
                   "clEnqueueNDRangeKernel(matmul)");
    cl_host::check(clFinish(queue), "clFinish(matmul)");
+   ready.set_value();
 
    std::vector<double> latencies;
    auto next = Clock::now();
@@ -218,14 +221,23 @@ int main(int argc, char **argv)
       std::vector<double> frames;
       std::string frame_error;
       std::thread frame_thread;
-      if (options.frame_period_ms > 0)
+      std::promise<void> frames_ready;
+      if (options.frame_period_ms > 0) {
          frame_thread = std::thread([&] {
             try {
-               frames = run_frames(device, options, stop);
+               frames = run_frames(device, options, stop, frames_ready);
             } catch (const std::exception &error) {
                frame_error = error.what();
+               try {
+                  frames_ready.set_value();
+               } catch (const std::future_error &) { // set already
+               }
             }
          });
+         // Frames from the start of the kernel: not behind their first,
+         // compiling launch.
+         frames_ready.get_future().wait();
+      }
 
       const size_t global = groups * options.local_size;
       const auto start = Clock::now();
