@@ -98,6 +98,7 @@ private:
   void emitFork(IRBuilder<> &B, unsigned ResumeId,
                 function_ref<void(IRBuilder<> &)> BeforePublish = nullptr);
   Value *emitResizeGather(IRBuilder<> &B, unsigned ResumeId);
+  std::pair<Value *, Value *> emitArrive(IRBuilder<> &B);
   void emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
   Value *emitKillAndMeet(IRBuilder<> &B);
@@ -561,6 +562,18 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId,
   B.SetInsertPoint(Done);
 }
 
+/// Arrives at a global barrier: an atomic add of 1 on CK_BARRIER_ARRIVED
+/// (generation << 16 | count). Returns the barrier's generation and the
+/// state that releases it (next generation, count 0).
+std::pair<Value *, Value *> KernelLowering::emitArrive(IRBuilder<> &B) {
+  Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
+  Value *Generation = B.CreateLShr(Ticket, CK_BARRIER_GENERATION_SHIFT,
+                                   "ck.generation");
+  Value *Released = B.CreateShl(B.CreateAdd(Generation, B.getInt32(1)),
+                                CK_BARRIER_GENERATION_SHIFT, "ck.released");
+  return {Generation, Released};
+}
+
 /// Arrive with an atomic add on CK_BARRIER_ARRIVED (generation << 16 |
 /// count), which also tells the generation; poll until the generation
 /// changes. Whoever sees all M active workgroups arrived (M can drop while
@@ -573,11 +586,7 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
   BasicBlock *Wait = newBlock("gbar.wait");
   BasicBlock *Release = newBlock("gbar.release");
   BasicBlock *Done = newBlock("gbar.done");
-  Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
-  Value *Generation = B.CreateLShr(Ticket, CK_BARRIER_GENERATION_SHIFT,
-                                   "ck.generation");
-  Value *Released = B.CreateShl(B.CreateAdd(Generation, B.getInt32(1)),
-                                CK_BARRIER_GENERATION_SHIFT, "ck.released");
+  auto [Generation, Released] = emitArrive(B);
   B.CreateBr(Poll);
 
   B.SetInsertPoint(Poll);
@@ -614,11 +623,9 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
 /// the forked workgroups' slots, so that no new workgroup arrives at a
 /// barrier before this one is released. Returns the decision.
 Value *KernelLowering::emitResizeGather(IRBuilder<> &B, unsigned ResumeId) {
-  Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
-  Value *Generation = B.CreateLShr(Ticket, CK_BARRIER_GENERATION_SHIFT,
-                                   "ck.generation");
-  Value *Released = B.CreateShl(B.CreateAdd(Generation, B.getInt32(1)),
-                                CK_BARRIER_GENERATION_SHIFT, "ck.released");
+  // Not a structured binding: the lambdas below capture them (C++20).
+  const std::pair<Value *, Value *> Arrival = emitArrive(B);
+  Value *Generation = Arrival.first, *Released = Arrival.second;
   return ifElse(
       B, B.CreateICmpEQ(groupId(B), B.getInt32(0), "ck.master"),
       [&](IRBuilder<> &B) {
