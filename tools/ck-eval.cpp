@@ -61,6 +61,7 @@ struct Options {
    std::string out = "_build/eval";
    std::string scale = "bench";
    std::vector<std::string> apps;     // empty: all
+   std::vector<std::string> graphs;   // graph files; empty: the generated graphs
    int repeats = 0;                   // 0: the subcommand's default
    std::vector<std::string> loads;    // empty: the subcommand's default
    std::vector<std::string> barriers; // empty: the subcommand's default
@@ -84,6 +85,9 @@ void usage(FILE *out)
       "\n"
       "options:\n"
       "  --apps NAME[,NAME...]   applications (name or name:input); default all\n"
+      "  --graph PATH[,PATH...]  run the graph applications on these files (Matrix\n"
+      "                          Market .mtx, DIMACS .gr, or 'from to [weight]' edge\n"
+      "                          lists) instead of the generated graphs\n"
       "  --scale test|bench      input sizes (default bench)\n"
       "  --repeats N             runs per configuration (default: table2 5, fig5/fig6 3)\n"
       "  --out DIR               where the CSV goes (default _build/eval)\n"
@@ -148,6 +152,8 @@ Options parse(int argc, char **argv)
       const std::string value = argv[++i];
       if (arg == "--apps")
          options.apps = split(value, ',');
+      else if (arg == "--graph")
+         options.graphs = split(value, ',');
       else if (arg == "--scale") {
          if (value != "test" && value != "bench")
             usage_error("--scale is test or bench, got '" + value + "'");
@@ -454,6 +460,7 @@ public:
       config_.kernels_dir = options.kernels;
       config_.include_dir = options.include;
       config_.scale = options.scale;
+      config_.graph_files = options.graphs;
    }
 
    int run()

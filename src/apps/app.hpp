@@ -61,9 +61,13 @@ struct AppConfig {
    // Input scale: "test" (small, for tests/CI: well under a second per run),
    // "bench" (the harness: ~0.2-2 s per run on 2 compute units).
    std::string scale = "bench";
+   // Graph files (Matrix Market .mtx, DIMACS .gr, or edge lists) for the
+   // graph applications to run on instead of the generated graphs.
+   std::vector<std::string> graph_files;
 };
 
-// The five graph applications on their inputs (graph_apps.cpp).
+// The five graph applications on their inputs (graph_apps.cpp): the
+// generated graphs of the scale, or each of config.graph_files.
 std::vector<std::unique_ptr<Application>> graph_applications(const AppConfig &config);
 // octree and game (work_stealing_apps.cpp).
 std::vector<std::unique_ptr<Application>> work_stealing_applications(const AppConfig &config);

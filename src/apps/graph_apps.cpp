@@ -460,6 +460,22 @@ std::vector<std::unique_ptr<Application>> graph_applications(const AppConfig &co
                                   "' (test, bench)");
    std::map<std::string, std::shared_ptr<GraphInput>> inputs;
    std::vector<std::unique_ptr<Application>> apps;
+   if (!config.graph_files.empty()) {
+      // Read once, on first use: a malformed file fails setup with the
+      // reader's message (file, line, what is wrong).
+      std::vector<std::shared_ptr<GraphInput>> files;
+      for (const std::string &path : config.graph_files)
+         files.push_back(std::make_shared<GraphInput>(
+            path.substr(path.find_last_of('/') + 1), [path] { return read_graph(path); }));
+      for (const std::shared_ptr<GraphInput> &file : files) {
+         apps.push_back(std::make_unique<Color>(file, config));
+         apps.push_back(std::make_unique<Mis>(file, config));
+         apps.push_back(std::make_unique<SsspPannotia>(file, config));
+         apps.push_back(std::make_unique<Bfs>(file, config));
+         apps.push_back(std::make_unique<SsspLonestar>(file, config));
+      }
+      return apps;
+   }
    add<Color>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::grid, 64, 1280}});
    add<Mis>(apps, inputs, config, {{Shape::rmat, 10, 21}, {Shape::grid, 64, 1792}});
    add<SsspPannotia>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::road, 4096, 1 << 18}});

@@ -8,7 +8,8 @@
 // application on a small input makes few offers, so its cooperative runs
 // are repeated (each one checked) until it was, within a few rounds.
 // Optional arguments after the directories pick applications by name or
-// name:input.
+// name:input; `--graph PATH` (repeatable) runs the graph applications on
+// graph files instead of the generated graphs.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "app.hpp"
 #include "cl_host.hpp"
@@ -62,10 +63,17 @@ bool selected(const ck_apps::Application &app, const std::vector<std::string> &o
 int main(int argc, char **argv)
 {
    if (argc < 3) {
-      std::fprintf(stderr, "usage: apps KERNELS_DIR INCLUDE_DIR [NAME|NAME:INPUT ...]\n");
+      std::fprintf(stderr,
+                   "usage: apps KERNELS_DIR INCLUDE_DIR [NAME|NAME:INPUT ...] [--graph PATH ...]\n");
       return 2;
    }
-   const std::vector<std::string> only(argv + 3, argv + argc);
+   std::vector<std::string> only, graph_files;
+   for (int i = 3; i < argc; ++i) {
+      if (std::string(argv[i]) == "--graph" && i + 1 < argc)
+         graph_files.push_back(argv[++i]);
+      else
+         only.push_back(argv[i]);
+   }
    const char *policy_env = std::getenv("CK_POLICY");
    const std::string policy = policy_env ? policy_env : "default";
    const bool random_policy = policy.rfind("random:", 0) == 0;
@@ -81,6 +89,7 @@ int main(int argc, char **argv)
       config.kernels_dir = argv[1];
       config.include_dir = argv[2];
       config.scale = "test";
+      config.graph_files = graph_files;
       for (auto &app : ck_apps::all_applications(config)) {
          if (!selected(*app, only))
             continue;

@@ -37,6 +37,8 @@ table2, fig5, fig6, all
   --repeats N       runs per configuration (default: table2 5, fig5/fig6 3)
   --scale test|bench  input sizes (default bench; test is for trial runs)
   --apps NAME,...   only these applications (name or name:input)
+  --graph PATH,...  run the graph applications on these files (Matrix Market
+                    .mtx, DIMACS .gr, or edge lists) instead of generated graphs
   Anything after -- goes to ck-eval (e.g. -- --loads heavy --k N/2);
   '$CK_PLUGIN_BUILD/tools/ck-eval --help' lists its options.
   A bench-scale 'all' takes on the order of an hour on 2 CPUs.
@@ -88,7 +90,7 @@ bench_eval() {
          --threads)
             [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--threads takes one number for $sub, got '${2:-}'"
             threads=$2; shift ;;
-         --repeats|--scale|--apps)
+         --repeats|--scale|--apps|--graph)
             [ $# -ge 2 ] || die "$1 needs a value"
             args+=("$1" "$2"); shift ;;
          --out)
