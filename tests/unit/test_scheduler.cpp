@@ -428,6 +428,39 @@ TEST(Cooperative, SeveralKernelsShareTheUnits)
    }
 }
 
+// Units that ordinary work gives back go, one at a time, to the cooperative
+// kernel with the fewest work-groups: two kernels on 1 unit each get one of
+// two freed units each (the first kernel used to get both).
+TEST(Cooperative, FreedUnitsAreSharedBetweenKernels)
+{
+   auto scheduler = make_scheduler(4, "default");
+   Spinner first(8), second(8);
+   ck_launch *first_launch = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Spinner>, &first, first.context.data(), 8);
+   require_eventually([&] { return first.running.load() == 4; }, "first kernel on all units",
+                      &first.context);
+   // The second kernel waits for a unit: the first gives one back.
+   ck_launch *second_launch = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Spinner>, &second, second.context.data(), 8);
+   require_eventually([&] { return first.active() == 3 && second.active() == 1; },
+                      "the second kernel on one unit", &first.context);
+   // Ordinary work takes two more units from the first kernel, then frees them.
+   GatedKernel gated;
+   ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
+   require_eventually([&] { return gated.entered.load() == 2; }, "ordinary work-groups entered");
+   EXPECT_EQ(first.active(), 1u);
+   gated.open.store(true);
+   wait_or_die(ordinary);
+   require_eventually([&] { return first.active() == 2 && second.active() == 2; },
+                      "one freed unit for each kernel", &second.context);
+   first.stop.store(true);
+   second.stop.store(true);
+   wait_or_die(first_launch);
+   wait_or_die(second_launch);
+   EXPECT_EQ(first.bad_records.load() + second.bad_records.load(), 0u);
+   EXPECT_EQ(first.tracker.violations() + second.tracker.violations(), 0u);
+}
+
 // The random policy gives every cooperative launch a seed of its own, the
 // same for the same policy seed and launch rank, so that the decisions are
 // reproducible; other policies give 0 (no random decisions).
