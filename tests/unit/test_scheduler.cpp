@@ -439,9 +439,12 @@ TEST(Cooperative, FreedUnitsAreSharedBetweenKernels)
       scheduler.get(), run_kernel<Spinner>, &first, first.context.data(), 8);
    require_eventually([&] { return first.running.load() == 4; }, "first kernel on all units",
                       &first.context);
-   // The second kernel waits for a unit: the first gives one back.
+   // The second kernel waits for a unit: the first gives one back. Its
+   // context is read only once it runs (the scheduler initialises it).
    ck_launch *second_launch = ck_scheduler_launch_cooperative(
       scheduler.get(), run_kernel<Spinner>, &second, second.context.data(), 8);
+   require_eventually([&] { return second.running.load() >= 1; }, "the second kernel started",
+                      &first.context);
    require_eventually([&] { return first.active() == 3 && second.active() == 1; },
                       "the second kernel on one unit", &first.context);
    // Ordinary work takes two more units from the first kernel, then frees them.
