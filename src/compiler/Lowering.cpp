@@ -99,6 +99,10 @@ private:
                 function_ref<void(IRBuilder<> &)> BeforePublish = nullptr);
   Value *emitResizeGather(IRBuilder<> &B, unsigned ResumeId);
   std::pair<Value *, Value *> emitArrive(IRBuilder<> &B);
+  Value *generationChanged(IRBuilder<> &B, Value *State, Value *Generation);
+  Value *allArrived(IRBuilder<> &B, Value *State);
+  void spinUntil(IRBuilder<> &B, const Twine &PollName, const Twine &WaitName,
+                 const Twine &DoneName, function_ref<Value *(IRBuilder<> &)> Ready);
   void emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
   Value *emitKillAndMeet(IRBuilder<> &B);
@@ -574,6 +578,37 @@ std::pair<Value *, Value *> KernelLowering::emitArrive(IRBuilder<> &B) {
   return {Generation, Released};
 }
 
+/// Whether the barrier word State belongs to a later generation than ours.
+Value *KernelLowering::generationChanged(IRBuilder<> &B, Value *State,
+                                         Value *Generation) {
+  return B.CreateICmpNE(B.CreateLShr(State, CK_BARRIER_GENERATION_SHIFT),
+                        Generation);
+}
+
+/// Whether the barrier word State counts all M active workgroups arrived.
+Value *KernelLowering::allArrived(IRBuilder<> &B, Value *State) {
+  Value *Arrived =
+      B.CreateAnd(State, B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
+  return B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS));
+}
+
+/// Polls until Ready (built in the poll block) holds, with the spin-wait
+/// hint between polls; B continues in the done block.
+void KernelLowering::spinUntil(IRBuilder<> &B, const Twine &PollName,
+                               const Twine &WaitName, const Twine &DoneName,
+                               function_ref<Value *(IRBuilder<> &)> Ready) {
+  BasicBlock *Poll = newBlock(PollName);
+  BasicBlock *Wait = newBlock(WaitName);
+  BasicBlock *Done = newBlock(DoneName);
+  B.CreateBr(Poll);
+  B.SetInsertPoint(Poll);
+  B.CreateCondBr(Ready(B), Done, Wait);
+  B.SetInsertPoint(Wait);
+  spinWait(B);
+  B.CreateBr(Poll);
+  B.SetInsertPoint(Done);
+}
+
 /// Arrive with an atomic add on CK_BARRIER_ARRIVED (generation << 16 |
 /// count), which also tells the generation; poll until the generation
 /// changes. Whoever sees all M active workgroups arrived (M can drop while
@@ -591,16 +626,10 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
 
   B.SetInsertPoint(Poll);
   Value *State = load(B, CK_BARRIER_ARRIVED);
-  B.CreateCondBr(
-      B.CreateICmpNE(B.CreateLShr(State, CK_BARRIER_GENERATION_SHIFT),
-                     Generation),
-      Done, Check);
+  B.CreateCondBr(generationChanged(B, State, Generation), Done, Check);
 
   B.SetInsertPoint(Check);
-  Value *Arrived =
-      B.CreateAnd(State, B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
-  B.CreateCondBr(B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS)), Release,
-                 Wait);
+  B.CreateCondBr(allArrived(B, State), Release, Wait);
 
   B.SetInsertPoint(Wait);
   spinWait(B);
@@ -629,21 +658,10 @@ Value *KernelLowering::emitResizeGather(IRBuilder<> &B, unsigned ResumeId) {
   return ifElse(
       B, B.CreateICmpEQ(groupId(B), B.getInt32(0), "ck.master"),
       [&](IRBuilder<> &B) {
-        BasicBlock *Poll = newBlock("resize.gather");
-        BasicBlock *Wait = newBlock("resize.gather.wait");
-        BasicBlock *Gathered = newBlock("resize.gathered");
-        B.CreateBr(Poll);
-        B.SetInsertPoint(Poll);
-        Value *Arrived =
-            B.CreateAnd(load(B, CK_BARRIER_ARRIVED),
-                        B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
-        B.CreateCondBr(B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS)),
-                       Gathered, Wait);
-        B.SetInsertPoint(Wait);
-        spinWait(B);
-        B.CreateBr(Poll);
-
-        B.SetInsertPoint(Gathered);
+        spinUntil(B, "resize.gather", "resize.gather.wait", "resize.gathered",
+                  [&](IRBuilder<> &B) {
+                    return allArrived(B, load(B, CK_BARRIER_ARRIVED));
+                  });
         Value *Decision = nullptr;
         emitFork(B, ResumeId, [&](IRBuilder<> &B) {
           Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
@@ -661,20 +679,11 @@ Value *KernelLowering::emitResizeGather(IRBuilder<> &B, unsigned ResumeId) {
         return Decision;
       },
       [&](IRBuilder<> &B) {
-        BasicBlock *Poll = newBlock("resize.wait");
-        BasicBlock *Wait = newBlock("resize.wait.spin");
-        BasicBlock *Out = newBlock("resize.released");
-        B.CreateBr(Poll);
-        B.SetInsertPoint(Poll);
-        Value *State = load(B, CK_BARRIER_ARRIVED);
-        B.CreateCondBr(
-            B.CreateICmpNE(B.CreateLShr(State, CK_BARRIER_GENERATION_SHIFT),
-                           Generation),
-            Out, Wait);
-        B.SetInsertPoint(Wait);
-        spinWait(B);
-        B.CreateBr(Poll);
-        B.SetInsertPoint(Out);
+        spinUntil(B, "resize.wait", "resize.wait.spin", "resize.released",
+                  [&](IRBuilder<> &B) {
+                    return generationChanged(
+                        B, load(B, CK_BARRIER_ARRIVED), Generation);
+                  });
         return load(B, CK_RESIZE_DECISION);
       });
 }
