@@ -154,6 +154,7 @@ private:
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
    bool random_policy() const { return policy_.kind == ck::Policy::Kind::Random; }
+   static int64_t kill_room(const ck_launch &kernel);
 
    const ck::Policy policy_;
    const std::string trace_path_, cap_file_;
@@ -493,13 +494,17 @@ void ck_scheduler::balance()
    for (ck_launch *kernel : cooperative_running_) {
       if (need == 0 || !live(*kernel))
          continue;
-      // Never more than M-1: work-group 0 stays.
-      const int64_t room =
-         int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 - kernel->kills_asked;
-      const int64_t kills = std::clamp<int64_t>(room, 0, need);
+      const int64_t kills = std::clamp<int64_t>(kill_room(*kernel), 0, need);
       post_kill_requests(*kernel, uint32_t(kills), /*gathering=*/true);
       need -= kills;
    }
+}
+
+// How many more kills the kernel can be asked for: never more than M-1 in
+// all (work-group 0 stays).
+int64_t ck_scheduler::kill_room(const ck_launch &kernel)
+{
+   return int64_t(header_word(kernel.context, CK_ACTIVE_GROUPS).load()) - 1 - kernel.kills_asked;
 }
 
 // The random policy asks every kernel for all M-1 work-groups it may give
@@ -510,8 +515,7 @@ void ck_scheduler::request_every_kill()
    for (ck_launch *kernel : cooperative_running_) {
       if (!live(*kernel))
          continue;
-      const int64_t room =
-         int64_t(header_word(kernel->context, CK_ACTIVE_GROUPS).load()) - 1 - kernel->kills_asked;
+      const int64_t room = kill_room(*kernel);
       if (room > 0)
          post_kill_requests(*kernel, uint32_t(room), /*gathering=*/false);
    }
