@@ -64,6 +64,15 @@ static bool isArgumentSpill(const Instruction &I) {
          isa<AllocaInst>(Store->getPointerOperand());
 }
 
+/// The first instruction of \p Entry after its allocas and argument spills:
+/// code from there on is skipped by forked workgroups.
+static BasicBlock::iterator afterArgumentSpills(BasicBlock &Entry) {
+  BasicBlock::iterator I = Entry.begin();
+  while (isa<AllocaInst>(*I) || isArgumentSpill(*I))
+    ++I;
+  return I;
+}
+
 class KernelLowering {
 public:
   KernelLowering(Function &Kernel, const TransmitRecord &Record);
@@ -907,10 +916,8 @@ SwitchInst *KernelLowering::resumeGuard(Loop &L, AllocaInst &Pending) {
 /// different code from one run to the next, some of it wrong.
 void KernelLowering::emitResumeDispatch() {
   BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator Split = Entry.begin();
-  while (isa<AllocaInst>(*Split) || isArgumentSpill(*Split))
-    ++Split;
-  BasicBlock *Body = Entry.splitBasicBlock(Split, "ck.body");
+  BasicBlock *Body =
+      Entry.splitBasicBlock(afterArgumentSpills(Entry), "ck.body");
 
   // Loops are those of the kernel before any resume edge.
   DominatorTree DT(F);
@@ -1042,10 +1049,7 @@ void KernelLowering::run() {
     KnownActive = IRBuilder<>(&Entry, Entry.begin())
                       .CreateAlloca(I32, nullptr, "ck.known.active");
     // After the argument spills, which the resume dispatch keeps before it.
-    BasicBlock::iterator AfterSpills = Entry.begin();
-    while (isa<AllocaInst>(*AfterSpills) || isArgumentSpill(*AfterSpills))
-      ++AfterSpills;
-    refreshKnownActive(AfterSpills);
+    refreshKnownActive(afterArgumentSpills(Entry));
   }
   for (auto &[Call, Kind] : Calls)
     lowerBuiltin(*Call, Kind);
