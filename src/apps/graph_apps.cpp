@@ -458,7 +458,6 @@ std::vector<std::unique_ptr<Application>> graph_applications(const AppConfig &co
    if (config.scale != "test" && config.scale != "bench")
       throw std::invalid_argument("unknown application scale '" + config.scale +
                                   "' (test, bench)");
-   std::map<std::string, std::shared_ptr<GraphInput>> inputs;
    std::vector<std::unique_ptr<Application>> apps;
    if (!config.graph_files.empty()) {
       // Read once, on first use: a malformed file fails setup with the
@@ -476,6 +475,7 @@ std::vector<std::unique_ptr<Application>> graph_applications(const AppConfig &co
       }
       return apps;
    }
+   std::map<std::string, std::shared_ptr<GraphInput>> inputs;
    add<Color>(apps, inputs, config, {{Shape::rmat, 10, 17}, {Shape::grid, 64, 1280}});
    add<Mis>(apps, inputs, config, {{Shape::rmat, 10, 21}, {Shape::grid, 64, 1792}});
    add<SsspPannotia>(apps, inputs, config, {{Shape::rmat, 10, 19}, {Shape::road, 4096, 1 << 18}});
