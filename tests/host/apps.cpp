@@ -48,8 +48,6 @@ cl_ulong run_checked(ck_apps::Application &app, cl_command_queue queue,
    return kills + forks;
 }
 
-} // namespace
-
 bool selected(const ck_apps::Application &app, const std::vector<std::string> &only)
 {
    if (only.empty())
@@ -59,6 +57,8 @@ bool selected(const ck_apps::Application &app, const std::vector<std::string> &o
          return true;
    return false;
 }
+
+} // namespace
 
 int main(int argc, char **argv)
 {
