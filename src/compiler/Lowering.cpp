@@ -93,7 +93,8 @@ private:
   Value *groupId(IRBuilder<> &B);
   void workgroupBarrier(IRBuilder<> &B);
   void spinWait(IRBuilder<> &B);
-  void copyField(IRBuilder<> &B, const TransmitField &Field, bool ToRecord);
+  SmallVector<Value *, 16> packTransmitRecord(IRBuilder<> &B);
+  void unpackTransmitRecord(IRBuilder<> &B, ArrayRef<Value *> Words);
 
   // Control-flow construction; blocks go before the current continuation.
   BasicBlock *newBlock(const Twine &Name);
@@ -239,89 +240,164 @@ void KernelLowering::workgroupBarrier(IRBuilder<> &B) {
   Call->setAttributes(Attrs);
 }
 
-/// Copies a transmit variable to or from its place in the private copy of
-/// the transmit record ([W x i32]). A scalar or pointer is loaded or stored
-/// with its own type and converted to or from the record's words (or bytes,
-/// where it is smaller than a word or not word-aligned in the record), so
-/// that the variable stays promotable to a register: the compiler keeps one
-/// accessed through another type in memory, at every use. Aggregates are
-/// copied in 4-byte words while the field is word-aligned in the record,
-/// then in single bytes. No llvm.memcpy: Mesa's nir_lower_memcpy crashes on
-/// one whose source or destination is a struct variable.
-void KernelLowering::copyField(IRBuilder<> &B, const TransmitField &Field,
-                               bool ToRecord) {
-  AllocaInst *Variable = Field.Variable;
-  Type *T = Variable->getAllocatedType();
-  const DataLayout &DL = M.getDataLayout();
-  uint64_t Bytes = DL.getTypeAllocSize(T);
-  auto RecordWord = [&](uint64_t Word) {
-    return B.CreateConstInBoundsGEP2_64(RecordBuffer->getAllocatedType(),
-                                        RecordBuffer, 0, Field.Offset / 4 + Word);
-  };
-  auto RecordByte = [&](uint64_t Byte) {
-    return B.CreateConstInBoundsGEP1_64(
-        B.getInt8Ty(), B.CreateBitCast(RecordBuffer, B.getInt8PtrTy()),
-        Field.Offset + Byte);
-  };
-  if ((T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy()) &&
-      DL.getTypeSizeInBits(T) == Bytes * 8 && Bytes <= 8) {
-    // Pieces of the value in the record: words if they can be, else bytes.
-    const bool InWords = Bytes % 4 == 0 && Field.Offset % 4 == 0;
-    const unsigned PieceBits = InWords ? 32 : 8;
-    IntegerType *Piece = B.getIntNTy(PieceBits);
-    IntegerType *Int = B.getIntNTy(Bytes * 8);
-    auto RecordPiece = [&](uint64_t I) {
-      return InWords ? RecordWord(I) : RecordByte(I);
-    };
-    if (ToRecord) {
-      Value *V = B.CreateLoad(T, Variable);
-      V = T->isPointerTy() ? B.CreatePtrToInt(V, Int) : B.CreateBitCast(V, Int);
-      for (uint64_t I = 0; I * PieceBits < Bytes * 8; ++I) {
-        Value *Bits = I ? B.CreateLShr(V, I * PieceBits) : V;
-        B.CreateStore(B.CreateTrunc(Bits, Piece), RecordPiece(I));
-      }
-    } else {
-      Value *V = nullptr;
-      for (uint64_t I = 0; I * PieceBits < Bytes * 8; ++I) {
-        Value *Bits = B.CreateZExtOrTrunc(B.CreateLoad(Piece, RecordPiece(I)), Int);
-        V = I ? B.CreateOr(V, B.CreateShl(Bits, I * PieceBits)) : Bits;
-      }
-      V = T->isPointerTy() ? B.CreateIntToPtr(V, T) : B.CreateBitCast(V, T);
-      B.CreateStore(V, Variable);
-    }
-    return;
-  }
+/// One scalar or vector of a transmit variable: an integer, floating-point
+/// or pointer member or array element, or a vector of them, reached through
+/// typed indices. No casts of the variable: Mesa's nir_opt_deref turns a cast
+/// of a struct variable to its first member's type into that member, and
+/// word copies through such a cast moved only the first field.
+struct TransmitLeaf {
+  AllocaInst *Variable;
+  SmallVector<Value *, 4> Indices; ///< GEP indices from the variable.
+  Type *Ty;                        ///< Scalar or vector type.
+  uint64_t RecordOffset;           ///< Byte offset in the transmit record.
+  Align Alignment;                 ///< Of the member at Indices.
+};
 
-  unsigned AddressSpace = Variable->getType()->getAddressSpace();
-  uint64_t Words = Field.Offset % 4 == 0 ? Bytes / 4 : 0;
-  auto Copy = [&](Type *T, Value *InRecord, Value *InVariable, Align A) {
-    Value *From = ToRecord ? InVariable : InRecord;
-    Value *To = ToRecord ? InRecord : InVariable;
-    B.CreateAlignedStore(B.CreateAlignedLoad(T, From, A), To, A);
+/// Appends the leaves of the \p T at \p Indices, \p Offset bytes into
+/// \p Field's variable, in memory order.
+static void collectLeaves(const DataLayout &DL, const TransmitField &Field,
+                          Type *T, SmallVector<Value *, 4> &Indices,
+                          uint64_t Offset,
+                          SmallVectorImpl<TransmitLeaf> &Leaves) {
+  IntegerType *I32 = Type::getInt32Ty(T->getContext());
+  auto Visit = [&](unsigned Index, Type *Member, uint64_t MemberOffset) {
+    Indices.push_back(ConstantInt::get(I32, Index));
+    collectLeaves(DL, Field, Member, Indices, Offset + MemberOffset, Leaves);
+    Indices.pop_back();
   };
-  if (Words) {
-    // The word copies access the variable as i32.
-    Variable->setAlignment(std::max(Variable->getAlign(), Align(4)));
-    Value *VariableWords =
-        B.CreateBitCast(Variable, I32->getPointerTo(AddressSpace));
-    for (uint64_t Word = 0; Word < Words; ++Word) {
-      Value *InRecord = RecordWord(Word);
-      Value *InVariable =
-          B.CreateConstInBoundsGEP1_64(I32, VariableWords, Word);
-      Copy(I32, InRecord, InVariable, Align(4));
+  if (auto *Struct = dyn_cast<StructType>(T)) {
+    const StructLayout *Layout = DL.getStructLayout(Struct);
+    for (unsigned I = 0; I < Struct->getNumElements(); ++I)
+      Visit(I, Struct->getElementType(I), Layout->getElementOffset(I));
+  } else if (auto *Array = dyn_cast<ArrayType>(T)) {
+    uint64_t Stride = DL.getTypeAllocSize(Array->getElementType());
+    for (unsigned I = 0; I < Array->getNumElements(); ++I)
+      Visit(I, Array->getElementType(), I * Stride);
+  } else {
+    Leaves.push_back({Field.Variable, Indices, T, Field.Offset + Offset,
+                      commonAlignment(Field.Variable->getAlign(), Offset)});
+  }
+}
+
+/// The leaves of every transmit variable.
+static SmallVector<TransmitLeaf, 16>
+collectLeaves(const DataLayout &DL, const TransmitRecord &Record) {
+  SmallVector<TransmitLeaf, 16> Leaves;
+  for (const TransmitField &Field : Record.Fields) {
+    SmallVector<Value *, 4> Indices{
+        ConstantInt::get(Type::getInt32Ty(Field.Variable->getContext()), 0)};
+    collectLeaves(DL, Field, Field.Variable->getAllocatedType(), Indices, 0,
+                  Leaves);
+  }
+  return Leaves;
+}
+
+/// Calls \p Visit(Word, Shift) for each record word that the \p Bytes at
+/// record byte \p Offset overlap, Shift being the position of their first
+/// bit relative to the word's first bit (negative if they start before it).
+template <typename Fn>
+static void forEachWord(uint64_t Offset, uint64_t Bytes, Fn Visit) {
+  for (uint64_t Word = Offset / 4; Word * 4 < Offset + Bytes; ++Word)
+    Visit(Word, int64_t(Offset * 8) - int64_t(Word * 32));
+}
+
+/// The scalars of \p Leaf in memory order, with their record offsets.
+static SmallVector<std::pair<Type *, uint64_t>, 4>
+leafScalars(const DataLayout &DL, const TransmitLeaf &Leaf) {
+  auto *Vector = dyn_cast<FixedVectorType>(Leaf.Ty);
+  if (!Vector)
+    return {{Leaf.Ty, Leaf.RecordOffset}};
+  SmallVector<std::pair<Type *, uint64_t>, 4> Lanes;
+  uint64_t Stride = DL.getTypeStoreSize(Vector->getElementType());
+  for (unsigned Lane = 0; Lane < Vector->getNumElements(); ++Lane)
+    Lanes.push_back({Vector->getElementType(), Leaf.RecordOffset + Lane * Stride});
+  return Lanes;
+}
+
+/// Packs every transmit variable into the record's words: each scalar is
+/// loaded with its own type and shifted into the words it covers. Padding
+/// is 0.
+/// The member of a transmit variable that \p Leaf names.
+static Value *leafAddress(IRBuilder<> &B, const TransmitLeaf &Leaf) {
+  if (Leaf.Indices.size() == 1)
+    return Leaf.Variable;
+  return B.CreateInBoundsGEP(Leaf.Variable->getAllocatedType(), Leaf.Variable,
+                             Leaf.Indices);
+}
+
+/// \p V shifted left by \p Shift bits, or right by -Shift.
+static Value *shiftLeft(IRBuilder<> &B, Value *V, int64_t Shift) {
+  if (Shift > 0)
+    return B.CreateShl(V, Shift);
+  if (Shift < 0)
+    return B.CreateLShr(V, -Shift);
+  return V;
+}
+
+/// \p A | \p B, where a null \p A stands for 0.
+static Value *orInto(IRBuilder<> &B, Value *A, Value *Bits) {
+  return A ? B.CreateOr(A, Bits) : Bits;
+}
+
+/// Packs every transmit variable into the record's words: each scalar is
+/// loaded with its own type and shifted into the words it covers. Padding
+/// is 0.
+SmallVector<Value *, 16> KernelLowering::packTransmitRecord(IRBuilder<> &B) {
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<Value *, 16> Words(divideCeil(Record.Bytes, 4), nullptr);
+  for (const TransmitLeaf &Leaf : collectLeaves(DL, Record)) {
+    Value *Loaded =
+        B.CreateAlignedLoad(Leaf.Ty, leafAddress(B, Leaf), Leaf.Alignment);
+    for (const auto &Lane : enumerate(leafScalars(DL, Leaf))) {
+      auto [Scalar, Offset] = Lane.value();
+      Value *V = Leaf.Ty->isVectorTy()
+                     ? B.CreateExtractElement(Loaded, Lane.index())
+                     : Loaded;
+      uint64_t Bits = DL.getTypeSizeInBits(Scalar);
+      IntegerType *Int = B.getIntNTy(Bits);
+      V = Scalar->isPointerTy() ? B.CreatePtrToInt(V, Int)
+                                : B.CreateBitCast(V, Int);
+      V = B.CreateZExt(V, B.getIntNTy(std::max<uint64_t>(Bits, 32)));
+      forEachWord(Offset, DL.getTypeStoreSize(Scalar),
+                  [&](uint64_t Word, int64_t Shift) {
+                    Words[Word] = orInto(
+                        B, Words[Word],
+                        B.CreateTrunc(shiftLeft(B, V, Shift), I32));
+                  });
     }
   }
-  if (Words * 4 == Bytes)
-    return;
-  Value *RecordBytes = B.CreateBitCast(RecordBuffer, B.getInt8PtrTy());
-  Value *VariableBytes =
-      B.CreateBitCast(Variable, B.getInt8PtrTy(AddressSpace));
-  for (uint64_t Byte = Words * 4; Byte < Bytes; ++Byte) {
-    Value *InRecord = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), RecordBytes,
-                                                   Field.Offset + Byte);
-    Value *InVariable =
-        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), VariableBytes, Byte);
-    Copy(B.getInt8Ty(), InRecord, InVariable, Align(1));
+  for (Value *&Word : Words)
+    if (!Word)
+      Word = B.getInt32(0);
+  return Words;
+}
+
+/// Unpacks the record's \p Words into the transmit variables, the inverse
+/// of packTransmitRecord.
+void KernelLowering::unpackTransmitRecord(IRBuilder<> &B,
+                                          ArrayRef<Value *> Words) {
+  const DataLayout &DL = M.getDataLayout();
+  for (const TransmitLeaf &Leaf : collectLeaves(DL, Record)) {
+    Value *Unpacked = UndefValue::get(Leaf.Ty);
+    for (const auto &Lane : enumerate(leafScalars(DL, Leaf))) {
+      auto [Scalar, Offset] = Lane.value();
+      uint64_t Bits = DL.getTypeSizeInBits(Scalar);
+      IntegerType *Wide = B.getIntNTy(std::max<uint64_t>(Bits, 32));
+      Value *V = nullptr;
+      forEachWord(Offset, DL.getTypeStoreSize(Scalar),
+                  [&](uint64_t Word, int64_t Shift) {
+                    V = orInto(B, V,
+                               shiftLeft(B, B.CreateZExt(Words[Word], Wide),
+                                         -Shift));
+                  });
+      V = B.CreateTrunc(V, B.getIntNTy(Bits));
+      V = Scalar->isPointerTy() ? B.CreateIntToPtr(V, Scalar)
+                                : B.CreateBitCast(V, Scalar);
+      Unpacked = Leaf.Ty->isVectorTy()
+                     ? B.CreateInsertElement(Unpacked, V, Lane.index())
+                     : V;
+    }
+    B.CreateAlignedStore(Unpacked, leafAddress(B, Leaf), Leaf.Alignment);
   }
 }
 
@@ -524,8 +600,10 @@ void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId,
   // Never write past slot N - 1, even if M went past N (a scheduler bug).
   Value *End = B.CreateAdd(Base, Forks);
   End = B.CreateSelect(B.CreateICmpULT(End, Max), End, Max);
-  for (const TransmitField &Field : Record.Fields)
-    copyField(B, Field, /*ToRecord=*/true);
+  for (const auto &Word : enumerate(packTransmitRecord(B)))
+    B.CreateStore(Word.value(),
+                  B.CreateConstInBoundsGEP2_32(RecordBuffer->getAllocatedType(),
+                                               RecordBuffer, 0, Word.index()));
   B.CreateBr(Reserved);
 
   B.SetInsertPoint(Reserved);
@@ -954,15 +1032,11 @@ void KernelLowering::emitResumeDispatch() {
     BasicBlock *Restore = BasicBlock::Create(
         Ctx, "ck.resume." + Twine(Id), &F, Body);
     B.SetInsertPoint(Restore);
-    for (unsigned Word = 0; Word * 4 < Record.Bytes; ++Word) {
-      Value *Value =
-          atomicLoad(B, slotWord(B, Group, CK_SLOT_TRANSMIT + Word * 4));
-      B.CreateStore(Value, B.CreateConstInBoundsGEP2_32(
-                               RecordBuffer->getAllocatedType(), RecordBuffer,
-                               0, Word));
-    }
-    for (const TransmitField &Field : Record.Fields)
-      copyField(B, Field, /*ToRecord=*/false);
+    SmallVector<Value *, 16> Words;
+    for (unsigned Word = 0; Word * 4 < Record.Bytes; ++Word)
+      Words.push_back(
+          atomicLoad(B, slotWord(B, Group, CK_SLOT_TRANSMIT + Word * 4)));
+    unpackTransmitRecord(B, Words);
     B.CreateBr(FirstHop[Id]);
     Dispatch->addCase(B.getInt32(Id), Restore);
   }

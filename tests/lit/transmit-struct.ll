@@ -1,8 +1,11 @@
-; Struct transmit variables: no llvm.memcpy (Mesa's nir_lower_memcpy crashed
-; on one whose operand is a struct variable). Record: p@0 (pair, 8 bytes),
-; t@8 (triple, 3 bytes), s@12 (tagged, 4 bytes, align 2); 4 words. Fields at
-; word-aligned offsets copy 4-byte words (s's alloca is realigned to 4 for
-; that), the rest single bytes.
+; Struct transmit variables are copied field by field, each field reached by
+; a typed getelementptr and loaded or stored with its own type: no cast of
+; the variable (Mesa's nir_opt_deref turns a cast of a struct variable to its
+; first field's type into that field, and word copies through such a cast
+; moved only the first field) and no llvm.memcpy (nir_lower_memcpy crashed on
+; one whose operand is a struct variable). Record: p@0 (pair, 8 bytes),
+; t@8 (triple, 3 bytes), s@12 (tagged, 4 bytes, align 2); 4 words, each
+; field shifted to its byte offset in its word.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
@@ -126,51 +129,71 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: %[[RECORD:ck.transmit.record]] = alloca [4 x i32], align 4
 ; CHECK: %p = alloca %struct.pair, align 4
 ; CHECK: %t = alloca %struct.triple, align 1
-; CHECK: %s = alloca %struct.tagged, align 4
-; Restore on resume: the record from the slot, then into the variables.
+; CHECK: %s = alloca %struct.tagged, align 2
+; CHECK-NOT: bitcast %struct
+; Restore: the slot's four words, then each field from its word.
 ; CHECK: ck.resume.1:
-; CHECK-NOT: memcpy
-; CHECK: %[[PW:.*]] = bitcast %struct.pair* %p to i32*
-; CHECK-NEXT: %[[R0:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i64 0, i64 0
-; CHECK-NEXT: %[[P0:.*]] = getelementptr inbounds i32, i32* %[[PW]], i64 0
-; CHECK-NEXT: %[[V0:.*]] = load i32, i32* %[[R0]], align 4
-; CHECK-NEXT: store i32 %[[V0]], i32* %[[P0]], align 4
-; CHECK-NEXT: %[[R1:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i64 0, i64 1
-; CHECK-NEXT: %[[P1:.*]] = getelementptr inbounds i32, i32* %[[PW]], i64 1
-; CHECK-NEXT: %[[V1:.*]] = load i32, i32* %[[R1]], align 4
-; CHECK-NEXT: store i32 %[[V1]], i32* %[[P1]], align 4
-; CHECK-NEXT: %[[RB:.*]] = bitcast [4 x i32]* %[[RECORD]] to i8*
-; CHECK-NEXT: %[[TB:.*]] = bitcast %struct.triple* %t to i8*
-; CHECK-NEXT: %[[R8:.*]] = getelementptr inbounds i8, i8* %[[RB]], i64 8
-; CHECK-NEXT: %[[T0:.*]] = getelementptr inbounds i8, i8* %[[TB]], i64 0
-; CHECK-NEXT: %[[B0:.*]] = load i8, i8* %[[R8]], align 1
-; CHECK-NEXT: store i8 %[[B0]], i8* %[[T0]], align 1
-; CHECK: getelementptr inbounds i8, i8* %[[RB]], i64 9
-; CHECK: getelementptr inbounds i8, i8* %[[RB]], i64 10
-; CHECK: %[[SW:.*]] = bitcast %struct.tagged* %s to i32*
-; CHECK-NEXT: %[[R3:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i64 0, i64 3
-; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds i32, i32* %[[SW]], i64 0
-; CHECK-NEXT: %[[V3:.*]] = load i32, i32* %[[R3]], align 4
-; CHECK-NEXT: store i32 %[[V3]], i32* %[[S0]], align 4
+; CHECK: %[[W0:.*]] = load atomic i32
+; CHECK: %[[W1:.*]] = load atomic i32
+; CHECK: %[[W2:.*]] = load atomic i32
+; CHECK: %[[W3:.*]] = load atomic i32
+; CHECK-NEXT: %[[P0:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 0
+; CHECK-NEXT: store i32 %[[W0]], i32* %[[P0]], align 4
+; CHECK-NEXT: %[[F1:.*]] = bitcast i32 %[[W1]] to float
+; CHECK-NEXT: %[[P1:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 1
+; CHECK-NEXT: store float %[[F1]], float* %[[P1]], align 4
+; CHECK-NEXT: %[[A:.*]] = trunc i32 %[[W2]] to i8
+; CHECK-NEXT: %[[T0:.*]] = getelementptr inbounds %struct.triple, %struct.triple* %t, i32 0, i32 0
+; CHECK-NEXT: store i8 %[[A]], i8* %[[T0]], align 1
+; CHECK-NEXT: %[[B8:.*]] = lshr i32 %[[W2]], 8
+; CHECK-NEXT: %[[B:.*]] = trunc i32 %[[B8]] to i8
+; CHECK-NEXT: %[[T1:.*]] = getelementptr inbounds %struct.triple, %struct.triple* %t, i32 0, i32 1
+; CHECK-NEXT: store i8 %[[B]], i8* %[[T1]], align 1
+; CHECK-NEXT: %[[C16:.*]] = lshr i32 %[[W2]], 16
+; CHECK-NEXT: %[[C:.*]] = trunc i32 %[[C16]] to i8
+; CHECK-NEXT: %[[T2:.*]] = getelementptr inbounds %struct.triple, %struct.triple* %t, i32 0, i32 2
+; CHECK-NEXT: store i8 %[[C]], i8* %[[T2]], align 1
+; CHECK-NEXT: %[[TAG:.*]] = trunc i32 %[[W3]] to i8
+; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds %struct.tagged, %struct.tagged* %s, i32 0, i32 0
+; CHECK-NEXT: store i8 %[[TAG]], i8* %[[S0]], align 2
+; The short after the padding byte: bits 16-31 of the word.
+; CHECK-NEXT: %[[CODE16:.*]] = lshr i32 %[[W3]], 16
+; CHECK-NEXT: %[[CODE:.*]] = trunc i32 %[[CODE16]] to i16
+; CHECK-NEXT: %[[S1:.*]] = getelementptr inbounds %struct.tagged, %struct.tagged* %s, i32 0, i32 1
+; CHECK-NEXT: store i16 %[[CODE]], i16* %[[S1]], align 2
 ; CHECK-NEXT: br label %entry.ck.after
-; Save in the forker (thread 0): the variables into the record.
+; Save in the forker: every field loaded with its own type, shifted into
+; its word; the padding byte of s stays 0.
 ; CHECK: ck.fork.reserve:
 ; CHECK-NOT: memcpy
-; CHECK: %[[FPW:.*]] = bitcast %struct.pair* %p to i32*
-; CHECK-NEXT: %[[FR0:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i64 0, i64 0
-; CHECK-NEXT: %[[FP0:.*]] = getelementptr inbounds i32, i32* %[[FPW]], i64 0
+; CHECK: %[[FP0:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 0
 ; CHECK-NEXT: %[[FV0:.*]] = load i32, i32* %[[FP0]], align 4
-; CHECK-NEXT: store i32 %[[FV0]], i32* %[[FR0]], align 4
-; CHECK-NOT: memcpy
-; CHECK: %[[FTB:.*]] = bitcast %struct.triple* %t to i8*
-; CHECK-NOT: memcpy
-; CHECK: %[[FSW:.*]] = bitcast %struct.tagged* %s to i32*
-; CHECK-NEXT: %[[FR3:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i64 0, i64 3
-; CHECK-NEXT: %[[FS0:.*]] = getelementptr inbounds i32, i32* %[[FSW]], i64 0
-; CHECK-NEXT: %[[FV3:.*]] = load i32, i32* %[[FS0]], align 4
-; CHECK-NEXT: store i32 %[[FV3]], i32* %[[FR3]], align 4
+; CHECK-NEXT: %[[FP1:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 1
+; CHECK-NEXT: %[[FF1:.*]] = load float, float* %[[FP1]], align 4
+; CHECK-NEXT: %[[FV1:.*]] = bitcast float %[[FF1]] to i32
+; CHECK: getelementptr inbounds %struct.triple, %struct.triple* %t, i32 0, i32 2
+; CHECK-NEXT: load i8
+; CHECK-NEXT: zext i8
+; CHECK-NEXT: shl i32 %{{.*}}, 16
+; CHECK-NEXT: %[[FV2:.*]] = or i32
+; CHECK-NEXT: %[[FS0:.*]] = getelementptr inbounds %struct.tagged, %struct.tagged* %s, i32 0, i32 0
+; CHECK-NEXT: %[[TAGV:.*]] = load i8, i8* %[[FS0]], align 2
+; CHECK-NEXT: %[[TAGW:.*]] = zext i8 %[[TAGV]] to i32
+; CHECK-NEXT: %[[FS1:.*]] = getelementptr inbounds %struct.tagged, %struct.tagged* %s, i32 0, i32 1
+; CHECK-NEXT: %[[CODEV:.*]] = load i16, i16* %[[FS1]], align 2
+; CHECK-NEXT: %[[CODEW:.*]] = zext i16 %[[CODEV]] to i32
+; CHECK-NEXT: %[[CODES:.*]] = shl i32 %[[CODEW]], 16
+; CHECK-NEXT: %[[FV3:.*]] = or i32 %[[TAGW]], %[[CODES]]
+; CHECK-NEXT: %[[R0:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 0
+; CHECK-NEXT: store i32 %[[FV0]], i32* %[[R0]], align 4
+; CHECK-NEXT: %[[R1:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 1
+; CHECK-NEXT: store i32 %[[FV1]], i32* %[[R1]], align 4
+; CHECK-NEXT: %[[R2:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 2
+; CHECK-NEXT: store i32 %[[FV2]], i32* %[[R2]], align 4
+; CHECK-NEXT: %[[R3:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 3
+; CHECK-NEXT: store i32 %[[FV3]], i32* %[[R3]], align 4
 ; CHECK-NEXT: br label %ck.fork.reserved
-; The published record: 4 words into slot g (context words 16 + 64 g + 2 ..).
+; Publish: the four words into slot words 18..21, then the resume id.
 ; CHECK: ck.fork.publish:
 ; CHECK: add i64 %{{.*}}, 18
 ; CHECK: add i64 %{{.*}}, 21

@@ -1,8 +1,8 @@
 ; Transmit record: a@0 (int), c@4 (char), l@8 (long), p@16 (global int *);
 ; 24 bytes = 6 words at slot bytes 8.. (context words 16 + 64 g + 2 ..).
 ; Each variable is loaded and stored with its own type (so it stays
-; promotable to a register) and converted to or from the record's i32 words,
-; or its bytes where it is smaller than a word; never with llvm.memcpy.
+; promotable to a register) and shifted into or out of the record's i32
+; words; the record is only ever accessed as words; never llvm.memcpy.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=NOMEMCPY
 ; RUN: %ck-lower %s -o %t.bc
@@ -100,35 +100,29 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-LABEL: define {{.*}}@tx(
 ; CHECK: %[[RECORD:ck.transmit.record]] = alloca [6 x i32]
 ; CHECK-NOT: llvm.var.annotation
-; Restore on resume: six atomic loads from the slot, then into the variables.
+; Restore on resume: six atomic loads from the slot, then each variable
+; from its words.
 ; CHECK: ck.resume.1:
 ; CHECK: add i64 %{{.*}}, 18
-; CHECK: load atomic i32
+; CHECK-NEXT: getelementptr
+; CHECK-NEXT: %[[W0:.*]] = load atomic i32
+; CHECK: %[[W1:.*]] = load atomic i32
+; CHECK: %[[W2:.*]] = load atomic i32
+; CHECK: %[[W3:.*]] = load atomic i32
+; CHECK: %[[W4:.*]] = load atomic i32
 ; CHECK: add i64 %{{.*}}, 23
-; CHECK: load atomic i32
-; CHECK-NOT: add i64 %{{.*}}, 24
-; CHECK: %[[R0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
-; CHECK-NEXT: %[[VA:.*]] = load i32, i32* %[[R0]], align 4
-; CHECK-NEXT: store i32 %[[VA]], i32* %a, align 4
-; CHECK-NEXT: %[[RB:.*]] = bitcast [6 x i32]* %[[RECORD]] to i8*
-; CHECK-NEXT: %[[R4:.*]] = getelementptr inbounds i8, i8* %[[RB]], i64 4
-; CHECK-NEXT: %[[VC:.*]] = load i8, i8* %[[R4]], align 1
+; CHECK-NEXT: getelementptr
+; CHECK-NEXT: %[[W5:.*]] = load atomic i32
+; CHECK-NEXT: store i32 %[[W0]], i32* %a, align 4
+; CHECK-NEXT: %[[VC:.*]] = trunc i32 %[[W1]] to i8
 ; CHECK-NEXT: store i8 %[[VC]], i8* %c, align 1
-; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 2
-; CHECK-NEXT: %[[L0:.*]] = load i32
-; CHECK-NEXT: %[[L0X:.*]] = zext i32 %[[L0]] to i64
-; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 3
-; CHECK-NEXT: %[[L1:.*]] = load i32
-; CHECK-NEXT: %[[L1X:.*]] = zext i32 %[[L1]] to i64
+; CHECK-NEXT: %[[L0X:.*]] = zext i32 %[[W2]] to i64
+; CHECK-NEXT: %[[L1X:.*]] = zext i32 %[[W3]] to i64
 ; CHECK-NEXT: %[[L1H:.*]] = shl i64 %[[L1X]], 32
 ; CHECK-NEXT: %[[LV:.*]] = or i64 %[[L0X]], %[[L1H]]
 ; CHECK-NEXT: store i64 %[[LV]], i64* %l, align 8
-; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 4
-; CHECK-NEXT: load i32
-; CHECK-NEXT: zext i32
-; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 5
-; CHECK-NEXT: load i32
-; CHECK-NEXT: zext i32
+; CHECK-NEXT: zext i32 %[[W4]] to i64
+; CHECK-NEXT: zext i32 %[[W5]] to i64
 ; CHECK-NEXT: shl i64
 ; CHECK-NEXT: %[[PV:.*]] = or i64
 ; CHECK-NEXT: %[[PP:.*]] = inttoptr i64 %[[PV]] to i32 addrspace(1)*
@@ -198,22 +192,25 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[INN:.*]] = icmp ult i32 %[[END]], %[[N]]
 ; CHECK-NEXT: %[[END2]] = select i1 %[[INN]], i32 %[[END]], i32 %[[N]]
 ; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %a, align 4
-; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 0
-; CHECK-NEXT: store i32 %[[SVA]], i32* %[[S0]], align 4
 ; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %c, align 1
-; CHECK-NEXT: %[[SB:.*]] = bitcast [6 x i32]* %[[RECORD]] to i8*
-; CHECK-NEXT: %[[S4:.*]] = getelementptr inbounds i8, i8* %[[SB]], i64 4
-; CHECK-NEXT: store i8 %[[SVC]], i8* %[[S4]], align 1
+; CHECK-NEXT: %[[SVCW:.*]] = zext i8 %[[SVC]] to i32
 ; CHECK-NEXT: %[[SVL:.*]] = load i64, i64* %l, align 8
-; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 2
-; CHECK-NEXT: trunc i64 %[[SVL]] to i32
-; CHECK-NEXT: store i32
+; CHECK-NEXT: %[[SVL0:.*]] = trunc i64 %[[SVL]] to i32
 ; CHECK-NEXT: %[[SVLH:.*]] = lshr i64 %[[SVL]], 32
-; CHECK-NEXT: getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i64 0, i64 3
-; CHECK-NEXT: trunc i64 %[[SVLH]] to i32
-; CHECK-NEXT: store i32
+; CHECK-NEXT: %[[SVL1:.*]] = trunc i64 %[[SVLH]] to i32
 ; CHECK-NEXT: %[[SVP:.*]] = load i32 addrspace(1)*, i32 addrspace(1)** %p, align 8
 ; CHECK-NEXT: ptrtoint i32 addrspace(1)* %[[SVP]] to i64
+; CHECK-NEXT: trunc i64
+; CHECK-NEXT: lshr i64
+; CHECK-NEXT: trunc i64
+; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
+; CHECK-NEXT: store i32 %[[SVA]], i32* %[[S0]], align 4
+; CHECK-NEXT: %[[S1:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 1
+; CHECK-NEXT: store i32 %[[SVCW]], i32* %[[S1]], align 4
+; CHECK-NEXT: %[[S2:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 2
+; CHECK-NEXT: store i32 %[[SVL0]], i32* %[[S2]], align 4
+; CHECK-NEXT: %[[S3:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 3
+; CHECK-NEXT: store i32 %[[SVL1]], i32* %[[S3]], align 4
 ; CHECK-NOT: memcpy
 ; CHECK: br label %ck.fork.reserved
 ; CHECK: ck.fork.next:

@@ -1,0 +1,265 @@
+// Every transmitted type arrives whole in every work-item of every forked
+// work-group: structs of several fields (mixed sizes, padding, nested
+// structs, arrays and vectors inside), vectors, arrays, 64-bit scalars,
+// fields at offsets that are not word-aligned, global and constant
+// pointers, and a record of exactly the 248-byte limit. The fork point is in
+// the kernel and, built with -DRESIZE_IN_HELPER, in a helper. Under a
+// random:SEED policy (CK_POLICY) each kernel must see hundreds of forks.
+#include "cl_host.hpp"
+#include "expect.hpp"
+#include "watchdog.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Each round, every field is set from the round x and the forker's group id,
+// both transmitted; a forked work-group recomputes what it must have got and
+// ORs one bit per wrong field into its mismatch word.
+const char *source = R"CLC(
+typedef struct { uchar tag; ushort code; uint word; } mixed;
+typedef struct { mixed m; float2 v; uchar bytes[5]; ulong wide; } nested;
+typedef struct { uint a; uint b; uint c; } rec;
+
+#ifdef RESIZE_IN_HELPER
+void resize_point(void) { offer_kill(); request_fork(); }
+#else
+#define resize_point() do { offer_kill(); request_fork(); } while (0)
+#endif
+
+uint base(uint x, uint caller) { return x * 977u + caller * 131u; }
+float small(uint v) { return (float)(v & 0xffffu); }
+
+kernel void transmit_types(global uint *globals, constant uint *constants, uint rounds,
+                           global uint *counts, global uint *mismatch_bits)
+{
+   transmit uint x;
+   transmit char c;             /* the next fields are not word-aligned */
+   transmit short h;
+   transmit rec s;
+   transmit nested n;
+   transmit uchar3 u3;
+   transmit float4 f4;
+   transmit int arr[3];
+   transmit ulong u64;
+   transmit global uint *gp;
+   transmit constant uint *cp;
+   transmit uint caller;
+   x = 0;
+   while (x < rounds) {
+      x++;
+      caller = get_group_id(0);
+      const uint b = base(x, caller);
+      c = (char)(b + 1);
+      h = (short)(b + 2);
+      s.a = b + 3; s.b = b + 4; s.c = b + 5;
+      n.m.tag = (uchar)(b + 6); n.m.code = (ushort)(b + 7); n.m.word = b + 8;
+      n.v = (float2)(small(b + 9), small(b + 10));
+      for (int i = 0; i < 5; ++i)
+         n.bytes[i] = (uchar)(b + 11 + i);
+      n.wide = ((ulong)(b + 16) << 32) | (b + 17);
+      u3 = (uchar3)((uchar)(b + 18), (uchar)(b + 19), (uchar)(b + 20));
+      f4 = (float4)(small(b + 21), small(b + 22), small(b + 23), small(b + 24));
+      for (int i = 0; i < 3; ++i)
+         arr[i] = (int)(b + 25 + i);
+      u64 = ((ulong)(b + 28) << 32) | (b + 29);
+      gp = globals + b % 64;
+      cp = constants + b % 64;
+
+      resize_point();
+
+      if (caller != get_group_id(0)) {
+         const uint e = base(x, caller);
+         uint bad = 0;
+         bad |= (c != (char)(e + 1)) << 0;
+         bad |= (h != (short)(e + 2)) << 1;
+         bad |= (s.a != e + 3 || s.b != e + 4 || s.c != e + 5) << 2;
+         bad |= (n.m.tag != (uchar)(e + 6) || n.m.code != (ushort)(e + 7) ||
+                 n.m.word != e + 8) << 3;
+         bad |= (n.v.x != small(e + 9) || n.v.y != small(e + 10)) << 4;
+         for (int i = 0; i < 5; ++i)
+            bad |= (n.bytes[i] != (uchar)(e + 11 + i)) << 5;
+         bad |= (n.wide != (((ulong)(e + 16) << 32) | (e + 17))) << 6;
+         bad |= (u3.x != (uchar)(e + 18) || u3.y != (uchar)(e + 19) ||
+                 u3.z != (uchar)(e + 20)) << 7;
+         bad |= any(f4 != (float4)(small(e + 21), small(e + 22), small(e + 23),
+                                   small(e + 24))) << 8;
+         for (int i = 0; i < 3; ++i)
+            bad |= (arr[i] != (int)(e + 25 + i)) << 9;
+         bad |= (u64 != (((ulong)(e + 28) << 32) | (e + 29))) << 10;
+         bad |= (gp != globals + e % 64 || *gp != 3 * (e % 64)) << 11;
+         bad |= (cp != constants + e % 64 || *cp != 5 * (e % 64)) << 12;
+         if (get_local_id(0) == 0)
+            atomic_inc(&counts[0]);
+         if (bad) {
+            atomic_inc(&counts[1]);
+            atomic_or(mismatch_bits, bad);
+         }
+      }
+   }
+   if (get_local_id(0) == 0)
+      atomic_max(&counts[2], x);
+}
+
+/* 248 bytes, the most a work-group slot holds: x@0, words@4, tail@240,
+   last@243, caller@244. */
+kernel void transmit_limit(uint rounds, global uint *counts, global uint *mismatch_bits)
+{
+   transmit uint x;
+   transmit uint words[59];
+   transmit uchar tail[3];
+   transmit char last;
+   transmit uint caller;
+   x = 0;
+   while (x < rounds) {
+      x++;
+      caller = get_group_id(0);
+      const uint b = base(x, caller);
+      for (int i = 0; i < 59; ++i)
+         words[i] = b + i;
+      for (int i = 0; i < 3; ++i)
+         tail[i] = (uchar)(b + 59 + i);
+      last = (char)(b + 62);
+
+      resize_point();
+
+      if (caller != get_group_id(0)) {
+         const uint e = base(x, caller);
+         uint bad = 0;
+         for (int i = 0; i < 59; ++i)
+            bad |= (words[i] != e + i) << 0;
+         for (int i = 0; i < 3; ++i)
+            bad |= (tail[i] != (uchar)(e + 59 + i)) << 1;
+         bad |= (last != (char)(e + 62)) << 2;
+         if (get_local_id(0) == 0)
+            atomic_inc(&counts[0]);
+         if (bad) {
+            atomic_inc(&counts[1]);
+            atomic_or(mismatch_bits, bad);
+         }
+      }
+   }
+   if (get_local_id(0) == 0)
+      atomic_max(&counts[2], x);
+}
+)CLC";
+
+const char *const types_fields[] = {
+   "char", "short", "struct of 3 uint", "nested struct (padding)", "float2 in a struct",
+   "uchar array in a struct", "ulong in a struct", "uchar3", "float4", "int[3]", "ulong",
+   "global pointer", "constant pointer",
+};
+const char *const limit_fields[] = {"uint[59]", "uchar[3]", "char at byte 243"};
+
+struct Outcome {
+   cl_uint forks = 0, wrong = 0, last_round = 0, bits = 0;
+};
+
+Outcome run(cl_context context, cl_command_queue queue, cl_program program,
+            const std::string &name, cl_uint rounds, size_t groups, size_t local)
+{
+   cl_host::Kernel kernel = cl_host::create_kernel(program, name);
+   std::vector<cl_uint> counts(3, 0), bits(1, 0);
+   cl_host::Buffer counts_buffer = cl_host::create_buffer(
+      context, CL_MEM_COPY_HOST_PTR, counts.size() * sizeof(cl_uint), counts.data());
+   cl_host::Buffer bits_buffer =
+      cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(cl_uint), bits.data());
+   std::vector<cl_uint> globals(64), constants(64);
+   for (cl_uint i = 0; i < 64; ++i) {
+      globals[i] = 3 * i;
+      constants[i] = 5 * i;
+   }
+   cl_host::Buffer globals_buffer = cl_host::create_buffer(
+      context, CL_MEM_COPY_HOST_PTR, globals.size() * sizeof(cl_uint), globals.data());
+   cl_host::Buffer constants_buffer =
+      cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY,
+                             constants.size() * sizeof(cl_uint), constants.data());
+   cl_uint arg = 0;
+   if (name == "transmit_types") {
+      cl_host::set_arg(kernel, arg++, globals_buffer.get());
+      cl_host::set_arg(kernel, arg++, constants_buffer.get());
+   }
+   cl_host::set_arg(kernel, arg++, rounds);
+   cl_host::set_arg(kernel, arg++, counts_buffer.get());
+   cl_host::set_arg(kernel, arg++, bits_buffer.get());
+   const size_t global = groups * local;
+   cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                         nullptr),
+                  "clEnqueueNDRangeKernel");
+   cl_host::check(clFinish(queue), "clFinish");
+   counts = cl_host::read_buffer<cl_uint>(queue, counts_buffer, 3);
+   bits = cl_host::read_buffer<cl_uint>(queue, bits_buffer, 1);
+   return {counts[0], counts[1], counts[2], bits[0]};
+}
+
+template <size_t N>
+std::string wrong_fields(cl_uint bits, const char *const (&fields)[N])
+{
+   std::string names;
+   for (size_t i = 0; i < N; ++i)
+      if (bits & (1u << i))
+         names += std::string(names.empty() ? "" : ", ") + fields[i];
+   return names.empty() ? "none" : names;
+}
+
+} // namespace
+
+int main()
+{
+   const char *policy = std::getenv("CK_POLICY");
+   const bool random = policy && std::string(policy).rfind("random:", 0) == 0;
+   // Hundreds of forks per kernel under a random policy; the others fork
+   // only when units come free, or never.
+   const cl_uint minimum_forks = random ? 300 : 0;
+   try {
+      cl_device_id device = cl_host::first_device();
+      cl_host::Context context = cl_host::create_context(device);
+      cl_host::Queue queue = cl_host::create_queue(context, device);
+      cl_host::Watchdog watchdog("the transmit test", std::chrono::seconds(240));
+      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      for (const char *options : {"", "-DRESIZE_IN_HELPER"}) {
+         cl_host::Program program = cl_host::build_or_throw(context, device, source, options);
+         const std::string where = *options ? "fork point in a helper" : "fork point in the kernel";
+         for (const char *name : {"transmit_types", "transmit_limit"}) {
+            // 16 work-items: two SIMD chunks of llvmpipe, so every chunk's
+            // copy is checked. How often a random policy forks depends on
+            // timing too: launch again, each run checked, until enough.
+            const cl_uint rounds = 400;
+            const std::string what = std::string(name) + ", " + where;
+            Outcome total;
+            for (int run_index = 0; run_index < 8; ++run_index) {
+               const Outcome outcome =
+                  run(context, queue, program, name, rounds, 4 * units, 16);
+               std::printf("%s, %s: %u forks, %u wrong (fields: %s), last round %u\n",
+                           what.c_str(), policy ? policy : "default", outcome.forks,
+                           outcome.wrong,
+                           name == std::string("transmit_types")
+                              ? wrong_fields(outcome.bits, types_fields).c_str()
+                              : wrong_fields(outcome.bits, limit_fields).c_str(),
+                           outcome.last_round);
+               total.forks += outcome.forks;
+               total.wrong += outcome.wrong;
+               total.bits |= outcome.bits;
+               if (outcome.last_round != rounds)
+                  total.last_round = outcome.last_round;
+               if (total.forks >= minimum_forks)
+                  break;
+            }
+            cl_host::expect(total.wrong == 0 && total.bits == 0,
+                            what + ": every forked work-item got every field whole");
+            cl_host::expect(total.last_round == 0, what + ": every run ran all its rounds");
+            cl_host::expect(total.forks >= minimum_forks,
+                            what + ": at least " + std::to_string(minimum_forks) + " forks (" +
+                               std::to_string(total.forks) + ")");
+         }
+      }
+   } catch (const std::exception &error) {
+      std::fprintf(stderr, "transmit: %s\n", error.what());
+      return 1;
+   }
+   return cl_host::expectations_status();
+}
