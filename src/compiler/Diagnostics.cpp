@@ -2,12 +2,19 @@
 //
 // Uniformity: a builtin must not be reached in control flow that depends on
 // the local id (workgroup-uniform builtins) or on any id (global barriers).
-// A flow-insensitive taint analysis marks the values derived from the ids,
-// through SSA and through the allocas that tainted values are stored to;
-// a block is divergent when it is control-dependent (post-dominance
-// frontier) on a tainted branch or on any branch in a divergent block, and
-// stores in divergent blocks taint the allocas they write (not local or
-// global memory, through which thread 0 broadcasts to the workgroup).
+// A flow-insensitive taint analysis marks the values derived from the ids:
+// through SSA, through the bytes of private variables that tainted values
+// are stored to (field by field: a struct may hold an id in one field and a
+// uniform value in another), and through local or global memory that
+// tainted values are stored to. A branch on a tainted value is divergent:
+// the blocks control-dependent on it (post-dominance frontier) are reached
+// by only some threads, and so are those control-dependent on any branch in
+// such a block. What only some threads do makes values divergent: their
+// stores to private variables, the phis where the paths of a divergent
+// branch join, and the values they define that are used past the region.
+// Not their stores to local or global memory: one thread writing a value
+// that all read after a barrier is how a workgroup broadcasts, whatever
+// that thread computed, branches included.
 //
 // Transmit: a `transmit` variable must be declared in the kernel's root
 // scope, which we check soundly as: its annotation is in the kernel's own
@@ -21,11 +28,13 @@
 
 #include "ck/context.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
@@ -48,6 +57,43 @@ bool isIdSource(const Instruction &I, IdSources Sources) {
       .Default(false);
 }
 
+/// Whether \p Call neither reads nor writes memory for the program.
+bool isBookkeeping(const CallBase &Call) {
+  return isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd() ||
+         isTransmitAnnotation(Call);
+}
+
+/// The pointers through which \p Call may write: a memcpy's or memset's
+/// destination, every pointer argument of any other call.
+SmallVector<const Value *, 2> writtenPointers(const CallBase &Call) {
+  if (isBookkeeping(Call))
+    return {};
+  if (const auto *Intrinsic = dyn_cast<AnyMemIntrinsic>(&Call))
+    return {Intrinsic->getRawDest()};
+  SmallVector<const Value *, 2> Pointers;
+  for (const Value *Argument : Call.args())
+    if (Argument->getType()->isPointerTy())
+      Pointers.push_back(Argument);
+  return Pointers;
+}
+
+/// Bytes [Begin, End) of a private variable.
+struct ByteRange {
+  uint64_t Begin;
+  uint64_t End;
+  bool overlaps(const ByteRange &Other) const {
+    return Begin < Other.End && Other.Begin < End;
+  }
+};
+constexpr ByteRange WholeObject{0, ~uint64_t(0)};
+
+/// Where a private memory access goes: the variable, if known, and the
+/// bytes of it, if known.
+struct PrivateAccess {
+  const AllocaInst *Variable; ///< Null: somewhere in an escaped variable.
+  ByteRange Bytes;
+};
+
 class DivergenceAnalysis {
 public:
   DivergenceAnalysis(Function &F, const PostDominatorTree &PDT,
@@ -57,29 +103,144 @@ public:
   }
 
 private:
+  std::optional<PrivateAccess> privateAccess(const Value *Pointer,
+                                             std::optional<uint64_t> Bytes) const;
+  void collectPrivateAccesses(Function &F);
   void taint(const Value &V);
+  void taintMemory(const Value *Pointer, std::optional<uint64_t> Bytes);
+  void taintVariable(const AllocaInst *Variable, ByteRange Bytes);
   void propagate();
-  void markControlledBlocks(const Instruction &Branch);
+  void markControlledBlocks(const Instruction &Branch, bool Divergent);
+  void taintJoins(const Instruction &Branch);
 
+  const DataLayout &DL;
   const PostDominatorTree &PDT;
   SmallPtrSet<const Value *, 32> Tainted;
   SmallPtrSet<const BasicBlock *, 16> DivergentBlocks;
   SmallVector<const Value *, 32> Worklist;
+  /// The tainted bytes of each private variable.
+  DenseMap<const AllocaInst *, SmallVector<ByteRange, 2>> TaintedBytes;
+  /// The instructions that read each private variable (null: an escaped
+  /// one), with the bytes they read: loads, and calls given its address.
+  DenseMap<const AllocaInst *, SmallVector<std::pair<const Instruction *, ByteRange>, 4>>
+      Readers;
+  /// Variables whose address is stored, merged or converted: an access
+  /// through a pointer of unknown origin may reach them.
+  SmallPtrSet<const AllocaInst *, 8> Escaped;
 };
 
 DivergenceAnalysis::DivergenceAnalysis(Function &F,
                                        const PostDominatorTree &PDT,
                                        IdSources Sources)
-    : PDT(PDT) {
+    : DL(F.getParent()->getDataLayout()), PDT(PDT) {
+  collectPrivateAccesses(F);
   for (Instruction &I : instructions(F))
     if (isIdSource(I, Sources))
       taint(I);
   propagate();
 }
 
+/// The private access of \p Bytes (unknown: all of them) at \p Pointer, or
+/// none if \p Pointer is not private.
+std::optional<PrivateAccess>
+DivergenceAnalysis::privateAccess(const Value *Pointer,
+                                  std::optional<uint64_t> Bytes) const {
+  if (Pointer->getType()->getPointerAddressSpace() != 0)
+    return std::nullopt;
+  int64_t Offset = 0;
+  const Value *Base = GetPointerBaseWithConstantOffset(Pointer, Offset, DL);
+  if (const auto *Variable = dyn_cast<AllocaInst>(Base))
+    if (Bytes && Offset >= 0)
+      return PrivateAccess{Variable, {uint64_t(Offset), Offset + *Bytes}};
+  if (const auto *Variable =
+          dyn_cast<AllocaInst>(getUnderlyingObject(Pointer)))
+    return PrivateAccess{Variable, WholeObject};
+  return PrivateAccess{nullptr, WholeObject};
+}
+
+void DivergenceAnalysis::collectPrivateAccesses(Function &F) {
+  auto AddReader = [&](const Instruction &I, const Value *Pointer,
+                       std::optional<uint64_t> Bytes) {
+    if (std::optional<PrivateAccess> Access = privateAccess(Pointer, Bytes))
+      Readers[Access->Variable].push_back({&I, Access->Bytes});
+  };
+  for (Instruction &I : instructions(F)) {
+    if (auto *Load = dyn_cast<LoadInst>(&I)) {
+      AddReader(I, Load->getPointerOperand(),
+                DL.getTypeStoreSize(Load->getType()).getFixedSize());
+    } else if (auto *Transfer = dyn_cast<AnyMemTransferInst>(&I)) {
+      std::optional<uint64_t> Bytes;
+      if (auto *Length = dyn_cast<ConstantInt>(Transfer->getLength()))
+        Bytes = Length->getZExtValue();
+      AddReader(I, Transfer->getRawSource(), Bytes);
+    } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+      if (!isBookkeeping(*Call))
+        for (const Value *Argument : Call->args())
+          if (Argument->getType()->isPointerTy())
+            AddReader(I, Argument, std::nullopt);
+    }
+    // An address that is stored, merged or converted escapes.
+    const Value *Escaping = nullptr;
+    if (auto *Store = dyn_cast<StoreInst>(&I))
+      Escaping = Store->getValueOperand();
+    if (Escaping && Escaping->getType()->isPointerTy())
+      if (auto *Variable = dyn_cast<AllocaInst>(getUnderlyingObject(Escaping)))
+        Escaped.insert(Variable);
+    if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<PtrToIntInst>(I))
+      for (const Value *Operand : I.operands())
+        if (Operand->getType()->isPointerTy())
+          if (auto *Variable =
+                  dyn_cast<AllocaInst>(getUnderlyingObject(Operand)))
+            Escaped.insert(Variable);
+  }
+}
+
 void DivergenceAnalysis::taint(const Value &V) {
-  if (Tainted.insert(&V).second)
-    Worklist.push_back(&V);
+  if (!Tainted.insert(&V).second)
+    return;
+  Worklist.push_back(&V);
+  // A call that computes something divergent may write it through the
+  // pointers it gets.
+  if (const auto *Call = dyn_cast<CallBase>(&V))
+    for (const Value *Pointer : writtenPointers(*Call))
+      taintMemory(Pointer, std::nullopt);
+}
+
+/// Some threads write something else to the \p Bytes (unknown: any) at
+/// \p Pointer than others do.
+void DivergenceAnalysis::taintMemory(const Value *Pointer,
+                                     std::optional<uint64_t> Bytes) {
+  std::optional<PrivateAccess> Access = privateAccess(Pointer, Bytes);
+  if (!Access) {
+    // Local or global memory: a divergent value stored there.
+    taint(*getUnderlyingObject(Pointer));
+  } else if (Access->Variable) {
+    taintVariable(Access->Variable, Access->Bytes);
+  } else {
+    for (const AllocaInst *Variable : Escaped)
+      taintVariable(Variable, WholeObject);
+    taintVariable(nullptr, WholeObject);
+  }
+}
+
+void DivergenceAnalysis::taintVariable(const AllocaInst *Variable,
+                                       ByteRange Bytes) {
+  SmallVector<ByteRange, 2> &Ranges = TaintedBytes[Variable];
+  if (any_of(Ranges, [&](const ByteRange &R) {
+        return R.Begin <= Bytes.Begin && Bytes.End <= R.End;
+      }))
+    return;
+  Ranges.push_back(Bytes);
+  auto TaintReaders = [&](const AllocaInst *Of) {
+    for (auto &[Reader, Read] : Readers.lookup(Of))
+      if (Read.overlaps(Bytes))
+        taint(*Reader);
+  };
+  TaintReaders(Variable);
+  // Reads through pointers of unknown origin may see any escaped variable.
+  if (!Variable || Escaped.count(Variable))
+    for (auto &[Reader, Read] : Readers.lookup(nullptr))
+      taint(*Reader);
 }
 
 void DivergenceAnalysis::propagate() {
@@ -90,11 +251,18 @@ void DivergenceAnalysis::propagate() {
       if (!I)
         continue;
       if (const auto *Store = dyn_cast<StoreInst>(I)) {
-        if (Store->getValueOperand() == V)
-          taint(*getUnderlyingObject(Store->getPointerOperand()));
+        // A divergent value, or a divergent address (another element in
+        // each thread).
+        const Value *Stored = Store->getValueOperand();
+        taintMemory(Store->getPointerOperand(),
+                    Store->getPointerOperand() == V
+                        ? std::nullopt
+                        : std::optional<uint64_t>(
+                              DL.getTypeStoreSize(Stored->getType())
+                                  .getFixedSize()));
       } else if (I->isTerminator()) {
         if (isa<BranchInst>(I) || isa<SwitchInst>(I))
-          markControlledBlocks(*I);
+          markControlledBlocks(*I, /*Divergent=*/true);
       } else {
         taint(*I);
       }
@@ -102,37 +270,85 @@ void DivergenceAnalysis::propagate() {
   }
 }
 
-/// Marks the blocks control-dependent on \p Branch: for each successor,
-/// the post-dominator tree path up to (not including) the branch block's
-/// immediate post-dominator.
-void DivergenceAnalysis::markControlledBlocks(const Instruction &Branch) {
+/// Marks the blocks control-dependent on \p Branch as reached by only some
+/// threads: for each successor, the post-dominator tree path up to (not
+/// including) the branch block's immediate post-dominator. A \p Divergent
+/// branch (on a tainted value) also makes its joins divergent.
+void DivergenceAnalysis::markControlledBlocks(const Instruction &Branch,
+                                              bool Divergent) {
   const DomTreeNode *BranchNode = PDT.getNode(Branch.getParent());
   if (!BranchNode)
     return;
+  if (Divergent && !Tainted.insert(&Branch).second)
+    return;
   const DomTreeNode *Stop = BranchNode->getIDom();
-  for (const BasicBlock *Successor : successors(Branch.getParent())) {
+  SmallPtrSet<const BasicBlock *, 16> Region;
+  for (const BasicBlock *Successor : successors(Branch.getParent()))
     for (const DomTreeNode *N = PDT.getNode(Successor); N && N != Stop;
-         N = N->getIDom()) {
-      const BasicBlock *BB = N->getBlock();
-      if (!BB || !DivergentBlocks.insert(BB).second)
-        continue;
-      // Only some threads get here: what they store in their private
-      // variables and the branches they take are divergent, and so are the
-      // merges of the paths. (A store to local or global memory is not: one
-      // thread writing a value that all read after a barrier is how a
-      // workgroup broadcasts.)
-      for (const Instruction &I : *BB) {
-        if (const auto *Store = dyn_cast<StoreInst>(&I)) {
-          const Value *Object = getUnderlyingObject(Store->getPointerOperand());
-          if (isa<AllocaInst>(Object))
-            taint(*Object);
-        }
-        else if (I.isTerminator() && I.getNumSuccessors() > 1)
-          markControlledBlocks(I);
+         N = N->getIDom())
+      if (const BasicBlock *BB = N->getBlock())
+        Region.insert(BB);
+  if (Divergent)
+    taintJoins(Branch);
+  for (const BasicBlock *BB : Region) {
+    // Values that leave the region (a loop's) differ between the threads
+    // that left it at different times.
+    if (Divergent)
+      for (const Instruction &I : *BB)
+        if (any_of(I.users(), [&](const User *U) {
+              const auto *UserI = dyn_cast<Instruction>(U);
+              return UserI && !isa<PHINode>(UserI) &&
+                     !Region.count(UserI->getParent());
+            }))
+          taint(I);
+    if (!DivergentBlocks.insert(BB).second)
+      continue;
+    // Only some threads get here: what they store in their private
+    // variables differs from what the others hold, and the blocks that
+    // their branches control are reached by fewer threads still. (Those
+    // branches are not divergent by being here: the threads that take
+    // them take them alike unless their condition is tainted.)
+    for (const Instruction &I : *BB) {
+      if (const auto *Store = dyn_cast<StoreInst>(&I)) {
+        if (privateAccess(Store->getPointerOperand(), std::nullopt))
+          taintMemory(Store->getPointerOperand(),
+                      DL.getTypeStoreSize(Store->getValueOperand()->getType())
+                          .getFixedSize());
+      } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        for (const Value *Pointer : writtenPointers(*Call))
+          if (privateAccess(Pointer, std::nullopt))
+            taintMemory(Pointer, std::nullopt);
+      } else if (I.isTerminator() && I.getNumSuccessors() > 1) {
+        markControlledBlocks(I, /*Divergent=*/false);
       }
-      for (const BasicBlock *Next : successors(BB))
-        for (const PHINode &Phi : Next->phis())
+    }
+  }
+}
+
+/// Taints the phis where paths from different successors of the divergent
+/// \p Branch meet before its immediate post-dominator (or at it): threads
+/// arrive there from different sides with different values.
+void DivergenceAnalysis::taintJoins(const Instruction &Branch) {
+  const DomTreeNode *Stop = PDT.getNode(Branch.getParent())->getIDom();
+  const BasicBlock *Reconverged = Stop ? Stop->getBlock() : nullptr;
+  DenseMap<const BasicBlock *, unsigned> ReachedFrom;
+  unsigned Side = 0;
+  for (const BasicBlock *Successor : successors(Branch.getParent())) {
+    ++Side;
+    SmallVector<const BasicBlock *, 16> Pending{Successor};
+    SmallPtrSet<const BasicBlock *, 16> Seen{Successor};
+    while (!Pending.empty()) {
+      const BasicBlock *BB = Pending.pop_back_val();
+      unsigned &From = ReachedFrom[BB];
+      if (From && From != Side)
+        for (const PHINode &Phi : BB->phis())
           taint(Phi);
+      From = Side;
+      if (BB == Reconverged)
+        continue;
+      for (const BasicBlock *Next : successors(BB))
+        if (Seen.insert(Next).second)
+          Pending.push_back(Next);
     }
   }
 }
