@@ -47,7 +47,21 @@ int main()
                                     nullptr) == CL_INVALID_WORK_DIMENSION,
              "a 2-D cooperative launch is CL_INVALID_WORK_DIMENSION");
 
-      const size_t local = 1, too_many = 70000;
+      const size_t local = 1, none = 0, too_many = 70000;
+      cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &none, &local, 0,
+                                             nullptr, nullptr) == CL_INVALID_GLOBAL_WORK_SIZE,
+                      "0 work-groups (1 <= M <= N cannot hold) is CL_INVALID_GLOBAL_WORK_SIZE");
+      cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, nullptr, nullptr, 0,
+                                             nullptr, nullptr) == CL_INVALID_GLOBAL_WORK_SIZE,
+                      "no global work size is CL_INVALID_GLOBAL_WORK_SIZE");
+      cl_host::Program ordinary_program = cl_host::build_or_throw(
+         context, device, "kernel void fill(global uint *out) { out[get_global_id(0)] = 1; }");
+      cl_host::Kernel ordinary = cl_host::create_kernel(ordinary_program, "fill");
+      cl_host::set_arg(ordinary, 0, out.get());
+      cl_host::expect(clEnqueueNDRangeKernel(queue, ordinary, 1, nullptr, &none, nullptr, 0,
+                                             nullptr, nullptr) == CL_INVALID_GLOBAL_WORK_SIZE,
+                      "an empty NDRange of an ordinary kernel is CL_INVALID_GLOBAL_WORK_SIZE "
+                      "(OpenCL 1.x)");
       cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &too_many, &local, 0, nullptr,
                                     nullptr) == CL_OUT_OF_RESOURCES,
              "70000 work-groups (beyond what the barrier counts) is CL_OUT_OF_RESOURCES");
