@@ -10,9 +10,11 @@ import unittest
 GATE = pathlib.Path(__file__).resolve().parents[2] / "tools" / "piglit_gate.py"
 
 
-def write_results(directory, statuses, compress=True):
+def write_results(directory, statuses, compress=True, seconds=None):
     directory.mkdir(parents=True, exist_ok=True)
     data = {"tests": {name: {"result": status} for name, status in statuses.items()}}
+    for name, took in (seconds or {}).items():
+        data["tests"][name]["time"] = {"start": 100.0, "end": 100.0 + took}
     if compress:
         with bz2.open(directory / "results.json.bz2", "wt") as f:
             json.dump(data, f)
@@ -82,6 +84,42 @@ class PiglitGateTest(unittest.TestCase):
         result = gate("compare", self.expectation, self.tmp / "run")
         self.assertEqual(result.returncode, 1, result.stdout)
         self.assertIn("REGRESSION a@x: pass -> fail", result.stdout)
+
+    def timed_expectation(self):
+        write_results(self.tmp / "timed", {"a": "pass", "b": "pass", "c": "timeout"},
+                      seconds={"a": 10.0, "b": 1.0, "c": 180.0})
+        self.assertEqual(gate("record", self.tmp / "timed", self.expectation).returncode, 0)
+
+    def test_record_writes_each_tests_time(self):
+        self.timed_expectation()
+        lines = [l for l in self.expectation.read_text().splitlines() if not l.startswith("#")]
+        self.assertEqual(lines, ["pass a\t10.00", "pass b\t1.00", "timeout c\t180.00"])
+
+    def test_more_than_4x_slower_fails_and_2x_is_named(self):
+        self.timed_expectation()
+        write_results(self.tmp / "run", {"a": "pass", "b": "pass", "c": "timeout"},
+                      seconds={"a": 45.0, "b": 1.5})
+        result = gate("compare", self.expectation, self.tmp / "run")
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("TOO SLOW   a: 45.0 s, 10.0 s unpatched", result.stdout)
+        write_results(self.tmp / "run", {"a": "pass", "b": "pass", "c": "timeout"},
+                      seconds={"a": 25.0, "b": 3.5})
+        result = gate("compare", self.expectation, self.tmp / "run")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertIn("slow       a: 25.0 s, 10.0 s unpatched (2.5x)", result.stdout)
+        # b: 3.5 s against 1 s is start-up noise, not a slowdown.
+        self.assertNotIn(" b:", result.stdout)
+
+    def test_a_rerun_alone_replaces_a_timeout(self):
+        self.timed_expectation()
+        write_results(self.tmp / "run", {"a": "timeout", "b": "pass"}, seconds={"a": 180.0})
+        listed = gate("timeouts", self.tmp / "run", "--passed-in", self.expectation)
+        self.assertEqual(listed.stdout.split(), ["a"])
+        result = gate("compare", self.expectation, self.tmp / "run")
+        self.assertIn("REGRESSION a: pass -> timeout", result.stdout)
+        write_results(self.tmp / "alone", {"a": "pass"}, seconds={"a": 12.0})
+        result = gate("compare", self.expectation, self.tmp / "run", "--rerun", self.tmp / "alone")
+        self.assertEqual(result.returncode, 0, result.stdout)
 
     def test_missing_results_file_is_a_clear_error(self):
         (self.tmp / "empty").mkdir()
