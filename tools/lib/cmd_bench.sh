@@ -3,6 +3,7 @@
 bench_help() {
    cat <<EOF2
 usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
+       tools/ck bench compile [--repeats N] [--filter TEXT]... [--program FILE.cl]...
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
                       [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
 
@@ -18,6 +19,18 @@ micro (the default)
   persistent-thread code, and the gather time and fork latency when an
   ordinary kernel takes k = 1, N/4, N/2, N-1 units from a cooperative one.
   Prints medians with min and max over --repeats (default 5).
+
+compile
+  Compile time of programs nobody here wrote, patched against unpatched
+  Mesa (built as 'piglit-baseline' builds it), with the shader cache
+  disabled: every piglit builtin-float-*-1.0 math test, a sample of piglit's
+  other cl programs, and (separately, patched only) the project's cooperative
+  program tests, each run by cl-program-tester. Runs are paired; prints each
+  program's median time with min-max, the ratio, and the geometric mean and
+  worst ratio. --repeats (default 3), --filter TEXT keeps programs whose
+  name contains TEXT, --program adds a piglit-format .cl file. The whole
+  corpus takes about an hour on 2 CPUs (sin, cos, sincos and tan take
+  minutes each).
 
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (tools/ck-eval.cpp) on the FSE'17
@@ -48,10 +61,12 @@ EOF2
 cmd_bench() {
    local sub=micro
    case "${1:-}" in
-      micro|table2|fig5|fig6|all) sub=$1; shift ;;
+      micro|compile|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
    if [ "$sub" = micro ]; then
       bench_micro "$@"
+   elif [ "$sub" = compile ]; then
+      bench_compile "$@"
    else
       bench_eval "$sub" "$@"
    fi
@@ -78,6 +93,17 @@ bench_micro() {
          --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --repeats "$repeats"
    done
    CK_STEP=""
+}
+
+bench_compile() {
+   case "${1:-}" in -h|--help) bench_help; return 0 ;; esac
+   build_if_needed
+   ensure_unpatched_build
+   note "machine: $(nproc) CPUs, $(uname -m)"
+   /usr/bin/python3 "$CK_ROOT/tools/bench_compile.py" --root "$CK_ROOT" \
+      --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" \
+      --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
+      --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" "$@"
 }
 
 bench_eval() {

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Compile time of OpenCL programs nobody here wrote, patched against
+unpatched Mesa, with Mesa's shader cache disabled (as a new machine has it).
+
+Each program is run by piglit's cl-program-tester, which builds it (Clover
+compiles at clBuildProgram) and launches each kernel once on its small
+test input (llvmpipe compiles at the first launch); the tests' own run time
+is milliseconds. Runs are paired: for every repeat, the unpatched and the
+patched run of one program follow each other, in alternating order, so
+that the machine's drift affects both. Prints, per program, the median
+wall time of each (with the spread), their ratio, and then the geometric
+mean and the worst ratio of the ordinary programs and, separately, of the
+cooperative ones.
+"""
+import argparse
+import math
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+PIGLIT = pathlib.Path("/usr/lib/x86_64-linux-gnu/piglit")
+TESTER = PIGLIT / "bin" / "cl-program-tester"
+MATH = PIGLIT / "generated_tests" / "cl" / "builtin" / "math"
+PROGRAMS = PIGLIT / "tests" / "cl" / "program" / "execute"
+# A sample of piglit's other cl programs: control flow, vectors, atomics,
+# local memory, large kernels.
+SAMPLE = ["for-loop.cl", "if.cl", "switch.cl", "vector-conversion.cl",
+          "scalar-comparison-int.cl", "atomic_int-local.cl", "local-memory.cl",
+          "reference.cl", "sizeof.cl", "pyrite-mandelbrot.cl"]
+
+
+def corpus(root, extra):
+    """(name, path, cooperative) of every program to compile."""
+    ordinary = sorted(MATH.glob("builtin-float-*-1.0.generated.cl"))
+    ordinary += [PROGRAMS / name for name in SAMPLE if (PROGRAMS / name).exists()]
+    items = [(p.name.replace(".generated.cl", "").replace(".cl", ""), p, False)
+             for p in ordinary]
+    items += [(p.stem, p, True) for p in sorted((root / "tests/cl/program/execute").glob("*.cl"))]
+    items += [(p.stem, p, False) for p in extra]
+    return items
+
+
+def run_once(env, path, timeout):
+    start = time.monotonic()
+    try:
+        result = subprocess.run([str(TESTER), str(path)], env=env, timeout=timeout,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        ok = '"result": "pass"' in result.stdout or '"result": "skip"' in result.stdout
+    except subprocess.TimeoutExpired:
+        return None
+    elapsed = time.monotonic() - start
+    return elapsed if ok else -elapsed
+
+
+def describe(times):
+    if not times:
+        return "timeout"
+    return f"{statistics.median(times):7.2f} s ({min(times):.2f}-{max(times):.2f})"
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--patched-icd", required=True)
+    parser.add_argument("--unpatched-icd", required=True)
+    parser.add_argument("--patched-pipes", required=True)
+    parser.add_argument("--unpatched-pipes", required=True)
+    parser.add_argument("--root", required=True, type=pathlib.Path)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per run")
+    parser.add_argument("--filter", action="append", default=[],
+                        help="only programs whose name contains this (repeatable)")
+    parser.add_argument("--program", action="append", default=[], type=pathlib.Path,
+                        help="another piglit-format .cl program to include")
+    args = parser.parse_args()
+
+    items = [i for i in corpus(args.root, args.program)
+             if not args.filter or any(f in i[0] for f in args.filter)]
+    base = dict(os.environ, LP_CL="1", MESA_SHADER_CACHE_DISABLE="true")
+    base.pop("MESA_SHADER_CACHE_DIR", None)
+    envs = {
+        "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,
+                          GALLIUM_PIPE_SEARCH_DIR=args.unpatched_pipes),
+        "patched": dict(base, OCL_ICD_VENDORS=args.patched_icd,
+                        GALLIUM_PIPE_SEARCH_DIR=args.patched_pipes),
+    }
+    print(f"{len(items)} programs, {args.repeats} paired runs each, shader cache disabled")
+    print(f"{'program':44} {'unpatched':>26} {'patched':>26} {'ratio':>6}")
+    ratios = {False: []}
+    worst = {False: None}
+    cooperative_times = []
+    failures = []
+    for name, path, cooperative in items:
+        times = {"unpatched": [], "patched": []}
+        for repeat in range(args.repeats):
+            order = ["unpatched", "patched"] if repeat % 2 == 0 else ["patched", "unpatched"]
+            for which in order:
+                if cooperative and which == "unpatched":
+                    continue  # needs the extension
+                took = run_once(envs[which], path, args.timeout)
+                if took is not None and took < 0:
+                    failures.append(f"{name} ({which})")
+                    took = -took
+                if took is not None:
+                    times[which].append(took)
+        ratio = None
+        if cooperative and times["patched"]:
+            cooperative_times.append(statistics.median(times["patched"]))
+        if times["unpatched"] and times["patched"]:
+            ratio = statistics.median(times["patched"]) / statistics.median(times["unpatched"])
+            ratios[cooperative].append(ratio)
+            if worst[cooperative] is None or ratio > worst[cooperative][1]:
+                worst[cooperative] = (name, ratio)
+        label = name + (" [cooperative]" if cooperative else "")
+        unpatched = "-" if cooperative else describe(times["unpatched"])
+        print(f"{label:44} {unpatched:>26} {describe(times['patched']):>26} "
+              f"{ratio if ratio is not None else float('nan'):6.3f}", flush=True)
+    if ratios[False]:
+        print(f"ordinary: {len(ratios[False])} programs, patched/unpatched geometric mean "
+              f"{geomean(ratios[False]):.3f}, worst {worst[False][1]:.3f} ({worst[False][0]})")
+    if cooperative_times:
+        print(f"cooperative: {len(cooperative_times)} programs (patched only), median "
+              f"{statistics.median(cooperative_times):.2f} s, longest {max(cooperative_times):.2f} s")
+    if failures:
+        print("FAILED runs (timed all the same): " + ", ".join(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
