@@ -32,6 +32,18 @@ void resize_point(void) { offer_kill(); request_fork(); }
 #endif
 
 uint base(uint x, uint caller) { return x * 977u + caller * 131u; }
+
+/* counts: forks seen, wrong work-items, last round; mismatch_bits: the
+   fields that were wrong. */
+void record_fork(uint bad, global uint *counts, global uint *mismatch_bits)
+{
+   if (get_local_id(0) == 0)
+      atomic_inc(&counts[0]);
+   if (bad) {
+      atomic_inc(&counts[1]);
+      atomic_or(mismatch_bits, bad);
+   }
+}
 float small(uint v) { return (float)(v & 0xffffu); }
 
 kernel void transmit_types(global uint *globals, constant uint *constants, uint rounds,
@@ -93,12 +105,7 @@ kernel void transmit_types(global uint *globals, constant uint *constants, uint 
          bad |= (u64 != (((ulong)(e + 28) << 32) | (e + 29))) << 10;
          bad |= (gp != globals + e % 64 || *gp != 3 * (e % 64)) << 11;
          bad |= (cp != constants + e % 64 || *cp != 5 * (e % 64)) << 12;
-         if (get_local_id(0) == 0)
-            atomic_inc(&counts[0]);
-         if (bad) {
-            atomic_inc(&counts[1]);
-            atomic_or(mismatch_bits, bad);
-         }
+         record_fork(bad, counts, mismatch_bits);
       }
    }
    if (get_local_id(0) == 0)
@@ -135,12 +142,7 @@ kernel void transmit_limit(uint rounds, global uint *counts, global uint *mismat
          for (int i = 0; i < 3; ++i)
             bad |= (tail[i] != (uchar)(e + 59 + i)) << 1;
          bad |= (last != (char)(e + 62)) << 2;
-         if (get_local_id(0) == 0)
-            atomic_inc(&counts[0]);
-         if (bad) {
-            atomic_inc(&counts[1]);
-            atomic_or(mismatch_bits, bad);
-         }
+         record_fork(bad, counts, mismatch_bits);
       }
    }
    if (get_local_id(0) == 0)
