@@ -35,7 +35,11 @@ extern "C" {
 enum ck_context_word {
    CK_ACTIVE_GROUPS = 0,     /* M: workgroups now active, ids [0, M) */
    CK_MAX_GROUPS = 1,        /* N: workgroups requested at launch */
-   CK_KILL_REQUESTS = 2,     /* workgroups the scheduler wants back (the query) */
+   CK_KILL_REQUESTS = 2,     /* workgroups the scheduler wants back (the
+                                query); a request stays posted until a
+                                kill meets it, or until no active
+                                work-group above CK_RETURNED_END is left
+                                to meet it */
    CK_FORK_OFFERS = 3,       /* compute units the scheduler offers to forks */
    CK_BARRIER_ARRIVED = 4,   /* global barrier state: generation << 16 |
                                 workgroups arrived at the current barrier
@@ -64,6 +68,12 @@ enum ck_context_word {
                                 second global barrier run), else 0; written
                                 by work-group 0 before it releases the
                                 barrier, read by work-groups forked there */
+   CK_RETURNED_END = 13,     /* 1 + the highest id of a work-group that
+                                returned from the kernel function (0 if
+                                none): it stays active (M counts it) but
+                                can never be killed, so kills stop above
+                                it; local thread 0 raises it (atomic max)
+                                as the work-group returns */
    CK_HEADER_WORDS = 16
 };
 

@@ -91,6 +91,7 @@ private:
                          Value *Desired);
   Value *callWorkItemQuery(IRBuilder<> &B, StringRef Name, unsigned Dim);
   Value *groupId(IRBuilder<> &B);
+  Value *isThread0(IRBuilder<> &B);
   void workgroupBarrier(IRBuilder<> &B);
   void spinWait(IRBuilder<> &B);
   SmallVector<Value *, 16> packTransmitRecord(IRBuilder<> &B);
@@ -120,6 +121,7 @@ private:
   // Whole builtins, run by every thread.
   void emitGlobalBarrier(IRBuilder<> &B);
   void emitExitIf(IRBuilder<> &B, Value *Killed);
+  void recordReturn(ReturnInst &Return);
   void lowerBuiltin(CallBase &Call, Builtin Kind);
   void lowerGridQueries();
   void refreshKnownActive(BasicBlock::iterator Where);
@@ -405,16 +407,22 @@ BasicBlock *KernelLowering::newBlock(const Twine &Name) {
   return BasicBlock::Create(Ctx, "ck." + Name, &F, Continuation);
 }
 
-/// Runs \p Thread0 on local thread 0 only, between two workgroup barriers,
-/// and returns the i32 it produced (if any) in every thread.
-Value *KernelLowering::workgroupUniform(IRBuilder<> &B, EmitFn Thread0) {
-  workgroupBarrier(B);
+/// i1: whether this is local thread 0.
+Value *KernelLowering::isThread0(IRBuilder<> &B) {
   Value *IsThread0 = nullptr;
   for (unsigned Dim = 0; Dim < 3; ++Dim) {
     Value *IsZero = B.CreateICmpEQ(
         callWorkItemQuery(B, "_Z12get_local_idj", Dim), B.getInt64(0));
     IsThread0 = IsThread0 ? B.CreateAnd(IsThread0, IsZero) : IsZero;
   }
+  return IsThread0;
+}
+
+/// Runs \p Thread0 on local thread 0 only, between two workgroup barriers,
+/// and returns the i32 it produced (if any) in every thread.
+Value *KernelLowering::workgroupUniform(IRBuilder<> &B, EmitFn Thread0) {
+  workgroupBarrier(B);
+  Value *IsThread0 = isThread0(B);
   BasicBlock *Leader = newBlock("thread0");
   BasicBlock *Join = newBlock("uniform");
   B.CreateCondBr(IsThread0, Leader, Join);
@@ -847,6 +855,24 @@ Value *KernelLowering::emitKillAndMeet(IRBuilder<> &B) {
       });
 }
 
+/// A return of the kernel function (not a kill): local thread 0 raises
+/// CK_RETURNED_END to this workgroup's id + 1. The workgroup stays active,
+/// so the scheduler stops asking for kills that only it could let through.
+/// No barrier: work-items may return at different points.
+void KernelLowering::recordReturn(ReturnInst &Return) {
+  BasicBlock *Block = Return.getParent();
+  BasicBlock *Exit = Block->splitBasicBlock(&Return, "ck.return");
+  Block->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Block);
+  B.SetCurrentDebugLocation(Return.getDebugLoc());
+  BasicBlock *Record = BasicBlock::Create(Ctx, "ck.returned", &F, Exit);
+  B.CreateCondBr(isThread0(B), Record, Exit);
+  B.SetInsertPoint(Record);
+  B.CreateAtomicRMW(AtomicRMWInst::UMax, headerWord(B, CK_RETURNED_END),
+                    B.CreateAdd(groupId(B), B.getInt32(1)), Align(4), SeqCst);
+  B.CreateBr(Exit);
+}
+
 void KernelLowering::emitExitIf(IRBuilder<> &B, Value *Killed) {
   if (!KilledExit) {
     KilledExit = BasicBlock::Create(Ctx, "ck.exit", &F);
@@ -1104,6 +1130,12 @@ void KernelLowering::run() {
         "ck.transmit.record");
   }
 
+  // The kernel's own returns, before the killed workgroups' exit exists.
+  SmallVector<ReturnInst *, 2> Returns;
+  for (BasicBlock &Block : F)
+    if (auto *Return = dyn_cast<ReturnInst>(Block.getTerminator()))
+      Returns.push_back(Return);
+
   SmallVector<std::pair<CallBase *, Builtin>, 8> Calls;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallBase>(&I))
@@ -1127,6 +1159,8 @@ void KernelLowering::run() {
   }
   for (auto &[Call, Kind] : Calls)
     lowerBuiltin(*Call, Kind);
+  for (ReturnInst *Return : Returns)
+    recordReturn(*Return);
   lowerGridQueries();
   eraseTransmitAnnotations();
   if (!ResumePoints.empty()) {

@@ -143,8 +143,8 @@ private:
    void request_every_kill();
    void offer_idle_units();
    void post_kill_requests(ck_launch &kernel, uint32_t count, bool gathering);
-   void cancel_requests(uint32_t surplus);
-   uint32_t cancel_kill_requests(ck_launch &kernel, uint32_t most);
+   void withdraw_parked(uint32_t surplus);
+   void withdraw_unmeetable_kills(ck_launch &kernel);
    void note_return(ck_launch &kernel);
    void end_gather(ck_launch &kernel);
    void sample_active(ck_launch &kernel);
@@ -154,6 +154,7 @@ private:
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
    bool random_policy() const { return policy_.kind == ck::Policy::Kind::Random; }
+   static int64_t killable(const ck_launch &kernel);
    static int64_t kill_room(const ck_launch &kernel);
 
    const ck::Policy policy_;
@@ -464,7 +465,11 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
 // Units wanted: one per unassigned ordinary work-group and per waiting
 // cooperative launch, plus those over the cap. Units coming: parked units
 // asked to withdraw and kill requests not yet surrendered (not under the
-// random policy, where the kernel refuses kills at random).
+// random policy, where the kernel refuses kills at random). A surplus
+// withdraws only parked units' withdrawals: a kill request, once posted,
+// stands (a kernel may have read it with query_kill_count and committed
+// work-groups to offer_kill; FSE'17 4.2), and the unit it brings back is
+// offered to forks again.
 void ck_scheduler::balance()
 {
    int64_t wanted = int64_t(cooperative_queue_.size()) +
@@ -478,7 +483,7 @@ void ck_scheduler::balance()
    int64_t need = wanted - coming;
    if (need < 0) {
       if (policy_.kind == ck::Policy::Kind::Default)
-         cancel_requests(uint32_t(-need));
+         withdraw_parked(uint32_t(-need));
       return;
    }
    for (ck_launch *kernel : cooperative_running_) {
@@ -500,11 +505,20 @@ void ck_scheduler::balance()
    }
 }
 
-// How many more kills the kernel can be asked for: never more than M-1 in
-// all (work-group 0 stays).
+// How many active work-groups can still be killed: kills come from the top
+// down and stop at work-group 0 and at the highest work-group that returned
+// from the kernel (it stays active but never offers again).
+int64_t ck_scheduler::killable(const ck_launch &kernel)
+{
+   const uint32_t floor = std::max(1u, header_word(kernel.context, CK_RETURNED_END).load());
+   return std::max<int64_t>(0, int64_t(header_word(kernel.context, CK_ACTIVE_GROUPS).load()) -
+                                  int64_t(floor));
+}
+
+// How many more kills the kernel can be asked for.
 int64_t ck_scheduler::kill_room(const ck_launch &kernel)
 {
-   return int64_t(header_word(kernel.context, CK_ACTIVE_GROUPS).load()) - 1 - kernel.kills_asked;
+   return killable(kernel) - kernel.kills_asked;
 }
 
 // The random policy asks every kernel for all M-1 work-groups it may give
@@ -564,23 +578,26 @@ void ck_scheduler::post_kill_requests(ck_launch &kernel, uint32_t count, bool ga
    header_word(kernel.context, CK_KILL_REQUESTS).fetch_add(count);
 }
 
-void ck_scheduler::cancel_requests(uint32_t surplus)
+void ck_scheduler::withdraw_parked(uint32_t surplus)
 {
    for (ck_launch *kernel : cooperative_running_)
       if (live(*kernel))
          surplus -= take_up_to(kernel->withdrawals_wanted, surplus);
-   for (ck_launch *kernel : cooperative_running_)
-      if (live(*kernel))
-         surplus -= cancel_kill_requests(*kernel, surplus);
 }
 
-uint32_t ck_scheduler::cancel_kill_requests(ck_launch &kernel, uint32_t most)
+// The only requests the scheduler takes back: those that no active
+// work-group can meet any more, once work-groups at the top have returned.
+void ck_scheduler::withdraw_unmeetable_kills(ck_launch &kernel)
 {
-   const uint32_t cancelled = take_up_to(header_word(kernel.context, CK_KILL_REQUESTS), most);
-   kernel.kills_asked -= cancelled;
-   if (cancelled > 0 && kernel.kills_asked == 0)
+   const int64_t unmeetable =
+      int64_t(header_word(kernel.context, CK_KILL_REQUESTS).load()) - killable(kernel);
+   if (unmeetable <= 0)
+      return;
+   const uint32_t withdrawn =
+      take_up_to(header_word(kernel.context, CK_KILL_REQUESTS), uint32_t(unmeetable));
+   kernel.kills_asked -= withdrawn;
+   if (withdrawn > 0 && kernel.kills_asked == 0)
       end_gather(kernel);
-   return cancelled;
 }
 
 // A work-group of the kernel returned; if the kernel killed more work-groups
@@ -595,6 +612,8 @@ void ck_scheduler::note_return(ck_launch &kernel)
             end_gather(kernel);
       }
    }
+   if (live(kernel))
+      withdraw_unmeetable_kills(kernel);
    sample_active(kernel);
    finish_if_done(kernel);
 }

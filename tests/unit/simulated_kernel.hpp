@@ -41,6 +41,19 @@ private:
 class WorkGroup {
 public:
    WorkGroup(Context &context, uint32_t id) : context_(context), id_(id) {}
+   WorkGroup(const WorkGroup &) = delete;
+   WorkGroup &operator=(const WorkGroup &) = delete;
+   // A work-group that was not killed returns from the kernel function:
+   // it raises CK_RETURNED_END, as the compiled kernel's returns do.
+   ~WorkGroup()
+   {
+      if (killed_)
+         return;
+      auto returned_end = context_.word(CK_RETURNED_END);
+      uint32_t end = returned_end.load();
+      while (end < id_ + 1 && !returned_end.compare_exchange_weak(end, id_ + 1))
+         ;
+   }
 
    uint32_t id() const { return id_; }
    // get_num_groups(0): M.
@@ -263,11 +276,13 @@ private:
          return false;
       }
       context_.word(CK_KILLS).fetch_add(1);
+      killed_ = true;
       return true;
    }
 
    Context &context_;
    uint32_t id_;
+   bool killed_ = false;
 };
 
 } // namespace ck::sim

@@ -590,6 +590,90 @@ TEST(ResizeKills, KillsDoNotDoomLowerGroups)
    EXPECT_EQ(resize.context.word(CK_KILL_REQUESTS).load(), 1u);
 }
 
+// Work-groups that wait for the test: the one told to (`leaving`) returns
+// from the kernel function; the others, once `offering` is set, offer to be
+// killed until they are or until `stop`.
+struct Obedient {
+   explicit Obedient(uint32_t max_groups) : context(max_groups) {}
+   void run(unsigned id, unsigned)
+   {
+      sim::WorkGroup group(context, id);
+      running.fetch_add(1);
+      while (!stop.load() && leaving.load() != id) {
+         if (offering.load() && group.offer_kill()) {
+            killed.fetch_add(1);
+            break;
+         }
+         std::this_thread::sleep_for(100us);
+      }
+      running.fetch_sub(1);
+   }
+   uint32_t word(ck_context_word word) { return context.word(word).load(); }
+
+   sim::Context context;
+   std::atomic<uint32_t> leaving{UINT32_MAX};
+   std::atomic<bool> offering{false}, stop{false};
+   std::atomic<unsigned> running{0}, killed{0};
+};
+
+// A kernel may read a kill request with query_kill_count and commit
+// work-groups to offer_kill on it (FSE'17 4.2): the request stands when the
+// demand that posted it goes away, until a kill meets it.
+TEST(KillRequests, StandWhenTheDemandGoes)
+{
+   auto scheduler = make_scheduler(2, "default");
+   Obedient kernel(2);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Obedient>, &kernel, kernel.context.data(), 2);
+   require_eventually([&] { return kernel.running.load() == 2; }, "both work-groups run",
+                      &kernel.context);
+   ck_scheduler_set_unit_cap(scheduler.get(), 1);
+   require_eventually([&] { return kernel.word(CK_KILL_REQUESTS) == 1; }, "a kill is requested",
+                      &kernel.context);
+   ck_scheduler_set_unit_cap(scheduler.get(), 2);
+   std::this_thread::sleep_for(20ms);
+   EXPECT_EQ(kernel.word(CK_KILL_REQUESTS), 1u) << "the request was withdrawn";
+   kernel.offering.store(true);
+   require_eventually([&] { return kernel.killed.load() == 1; }, "work-group 1 is killed",
+                      &kernel.context);
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(stats.kills, 1u);
+   EXPECT_EQ(kernel.word(CK_KILL_REQUESTS), 0u);
+}
+
+// A work-group that returns stays active (M counts it; FSE'17's semantics),
+// and no work-group below it can be killed: requests that only it could
+// have let through are withdrawn, and none are posted while it is the top.
+TEST(KillRequests, StopAtAReturnedWorkGroup)
+{
+   auto scheduler = make_scheduler(3, "default");
+   Obedient kernel(3);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<Obedient>, &kernel, kernel.context.data(), 3);
+   require_eventually([&] { return kernel.running.load() == 3; }, "three work-groups run",
+                      &kernel.context);
+   ck_scheduler_set_unit_cap(scheduler.get(), 1);
+   require_eventually([&] { return kernel.word(CK_KILL_REQUESTS) == 2; }, "two kills requested",
+                      &kernel.context);
+   kernel.leaving.store(2);
+   require_eventually([&] { return kernel.running.load() == 2; }, "work-group 2 returns",
+                      &kernel.context);
+   require_eventually([&] { return kernel.word(CK_KILL_REQUESTS) == 0; },
+                      "the unmeetable requests are withdrawn", &kernel.context);
+   EXPECT_EQ(kernel.word(CK_RETURNED_END), 3u);
+   EXPECT_EQ(kernel.word(CK_ACTIVE_GROUPS), 3u) << "a returned work-group stays active";
+   // Over the cap by one, with nothing the kernel can give back.
+   kernel.offering.store(true);
+   std::this_thread::sleep_for(20ms);
+   EXPECT_EQ(kernel.word(CK_KILL_REQUESTS), 0u);
+   EXPECT_EQ(kernel.killed.load(), 0u);
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(stats.kills, 0u);
+   EXPECT_EQ(stats.max_active, 3u);
+}
+
 TEST(Trace, IsWellFormedChromeJson)
 {
    char directory[] = "/tmp/ck-trace-XXXXXX";
