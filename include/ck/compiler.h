@@ -18,11 +18,13 @@ extern "C" {
 #endif
 
 /*
- * Returns 0 on success. On failure returns nonzero and, when log is not
- * NULL, sets *log to a malloc'd message with one line per problem:
- * "FILE:LINE:COL: error: MESSAGE [RULE]" or
- * "in function 'NAME': error: MESSAGE [RULE]". The module is then in an
- * unspecified state. Free the log with ck_free_log().
+ * Returns 0 on success and nonzero on failure; the module is then in an
+ * unspecified state. When log is not NULL, sets *log to NULL or to a
+ * malloc'd message for the build log, with one line per problem:
+ * "FILE:LINE:COL: SEVERITY: MESSAGE [RULE]" or
+ * "in function 'NAME': SEVERITY: MESSAGE [RULE]", where SEVERITY is "error"
+ * (the module breaks a rule) or "warning" (a success may carry warnings).
+ * Free the log with ck_free_log().
  */
 int ck_lower_module(LLVMModuleRef module, char **log);
 

@@ -14,7 +14,7 @@ int ck_lower_module(LLVMModuleRef module, char **log) {
   bool Changed = false;
   bool Ok = ck::lowerCooperativeKernels(*llvm::unwrap(module), Log, Changed);
   if (log)
-    *log = Ok ? nullptr : strdup(Log.c_str());
+    *log = Log.empty() ? nullptr : strdup(Log.c_str());
   return Ok ? 0 : 1;
 }
 

@@ -78,33 +78,51 @@ bool isTransmitAnnotation(const CallBase &Call) {
 
 void DiagnosticLog::error(const Instruction &At, const Twine &Message,
                           StringRef Rule) {
-  const DILocation *Loc = At.getDebugLoc().get();
-  if (!Loc) {
-    error(*At.getFunction(), Message, Rule);
-    return;
-  }
-  append((Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" +
-          Twine(Loc->getColumn()) + ": error: " + Message + " [" + Rule +
-          "]\n")
-             .str());
+  Errors = true;
+  report(At, "error", Message, Rule);
+}
+
+void DiagnosticLog::warning(const Instruction &At, const Twine &Message,
+                            StringRef Rule) {
+  report(At, "warning", Message, Rule);
 }
 
 void DiagnosticLog::error(const Function &In, const Twine &Message,
                           StringRef Rule) {
-  const Twine Where = "in function '" + In.getName() + "': error: ";
+  Errors = true;
+  report(In, "error", Message, Rule);
+}
+
+void DiagnosticLog::error(StringRef File, uint64_t Line, const Twine &Message,
+                          StringRef Rule) {
+  Errors = true;
+  append((File + ":" + Twine(Line) + ": error: " + Message + " [" + Rule +
+          "]\n")
+             .str());
+}
+
+void DiagnosticLog::report(const Instruction &At, StringRef Severity,
+                           const Twine &Message, StringRef Rule) {
+  const DILocation *Loc = At.getDebugLoc().get();
+  if (!Loc) {
+    report(*At.getFunction(), Severity, Message, Rule);
+    return;
+  }
+  append((Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" +
+          Twine(Loc->getColumn()) + ": " + Severity + ": " + Message + " [" +
+          Rule + "]\n")
+             .str());
+}
+
+void DiagnosticLog::report(const Function &In, StringRef Severity,
+                           const Twine &Message, StringRef Rule) {
+  const Twine Where = "in function '" + In.getName() + "': " + Severity + ": ";
   if (const DISubprogram *Subprogram = In.getSubprogram())
     append((Subprogram->getFilename() + ":" + Twine(Subprogram->getLine()) +
             ": " + Where + Message + " [" + Rule + "]\n")
                .str());
   else
     append((Where + Message + " [" + Rule + "]\n").str());
-}
-
-void DiagnosticLog::error(StringRef File, uint64_t Line, const Twine &Message,
-                          StringRef Rule) {
-  append((File + ":" + Twine(Line) + ": error: " + Message + " [" + Rule +
-          "]\n")
-             .str());
 }
 
 void DiagnosticLog::append(const std::string &Line) {
@@ -297,11 +315,11 @@ bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
     Changed = true;
     checkUniformControlFlow(F, Log);
     Kernels.push_back({&F, layOutTransmitRecord(F, OwnAnnotations, Log)});
+    warnReadsUndefinedAfterForks(F, Kernels.back().Record, Log);
   }
-  if (!Log.empty()) {
-    LogText = Log.str();
+  LogText = Log.str();
+  if (Log.hasErrors())
     return false;
-  }
 
   for (CooperativeKernel &K : Kernels)
     lowerKernel(*addContextParameter(*K.Kernel), K.Record);

@@ -44,9 +44,13 @@ llvm::StringRef getBuiltinName(Builtin B);
 /// Whether \p Call is an llvm.var.annotation that marks a `transmit` variable.
 bool isTransmitAnnotation(const llvm::CallBase &Call);
 
-/// Collects errors, one line each, in the format of include/ck/compiler.h.
+/// Collects errors and warnings, one line each, in the format of
+/// include/ck/compiler.h.
 class DiagnosticLog {
 public:
+  /// A warning at \p At's DebugLoc, or in \p At's function.
+  void warning(const llvm::Instruction &At, const llvm::Twine &Message,
+               llvm::StringRef Rule);
   /// Reports at \p At's DebugLoc, or in \p At's function when it has none.
   void error(const llvm::Instruction &At, const llvm::Twine &Message,
              llvm::StringRef Rule);
@@ -54,13 +58,18 @@ public:
              llvm::StringRef Rule);
   void error(llvm::StringRef File, uint64_t Line, const llvm::Twine &Message,
              llvm::StringRef Rule);
-  bool empty() const { return Text.empty(); }
+  bool hasErrors() const { return Errors; }
   const std::string &str() const { return Text; }
 
 private:
+  void report(const llvm::Instruction &At, llvm::StringRef Severity,
+              const llvm::Twine &Message, llvm::StringRef Rule);
+  void report(const llvm::Function &In, llvm::StringRef Severity,
+              const llvm::Twine &Message, llvm::StringRef Rule);
   void append(const std::string &Line);
 
   std::string Text;
+  bool Errors = false;
 };
 
 /// A `transmit` variable and its byte offset in the transmit record.
@@ -86,6 +95,13 @@ TransmitRecord
 layOutTransmitRecord(llvm::Function &Kernel,
                      const llvm::SmallPtrSetImpl<const llvm::CallBase *> &OwnAnnotations,
                      DiagnosticLog &Log);
+
+/// Warns at reads of private variables (not `transmit`) that a workgroup
+/// joining the inlined \p Kernel at a fork point can reach before writing
+/// them (ForkedReads.cpp).
+void warnReadsUndefinedAfterForks(llvm::Function &Kernel,
+                                  const TransmitRecord &Record,
+                                  DiagnosticLog &Log);
 
 /// Rewrites \p Kernel into a function with the hidden context parameter as
 /// its last parameter and returns it; \p Kernel is erased.

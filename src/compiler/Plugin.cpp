@@ -22,11 +22,11 @@ struct CooperativeKernelLoweringPass
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Log;
     bool Changed = false;
-    if (!ck::lowerCooperativeKernels(M, Log, Changed)) {
-      // A user error, not a crash: print the log and fail like a compiler.
-      errs() << Log;
+    const bool Lowered = ck::lowerCooperativeKernels(M, Log, Changed);
+    errs() << Log;
+    // A user error, not a crash: fail like a compiler.
+    if (!Lowered)
       exit(1);
-    }
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 };

@@ -3,6 +3,7 @@
 //
 //   // CHECK-BUILD: success | failure
 //   // CHECK-LOG: text          the build log contains text (repeatable)
+//   // CHECK-LOG-NOT: text      the build log does not contain text (repeatable)
 //   // CHECK-COOPERATIVE: name  clGetKernelWorkGroupInfo says the kernel is
 //                             cooperative, with as many active work-groups
 //                             as compute units
@@ -23,6 +24,7 @@ namespace {
 struct Expectations {
    bool build_succeeds = true;
    std::vector<std::string> log_contains;
+   std::vector<std::string> log_lacks;
    std::vector<std::string> cooperative;
    std::vector<std::string> not_cooperative;
 };
@@ -52,6 +54,8 @@ Expectations parse_directives(const std::string &source)
          expect.build_succeeds = value == "success";
       else if (value_of("CHECK-LOG", value))
          expect.log_contains.push_back(value);
+      else if (value_of("CHECK-LOG-NOT", value))
+         expect.log_lacks.push_back(value);
       else if (value_of("CHECK-COOPERATIVE", value))
          expect.cooperative.push_back(value);
       else if (value_of("CHECK-NOT-COOPERATIVE", value))
@@ -109,6 +113,9 @@ int main(int argc, char **argv)
                 "the build fails with CL_BUILD_PROGRAM_FAILURE");
       for (const std::string &text : expected.log_contains)
          cl_host::expect(build.log.find(text) != std::string::npos, "the build log says '" + text + "'");
+      for (const std::string &text : expected.log_lacks)
+         cl_host::expect(build.log.find(text) == std::string::npos,
+                         "the build log does not say '" + text + "'");
       if (build.status == CL_SUCCESS) {
          for (const std::string &name : expected.cooperative)
             check_kernel(build.program, device, name, true);

@@ -385,13 +385,13 @@ attributes #4 = { convergent }
 !5 = !{!"uint*"}
 !6 = !{!""}
 
-; CHECK-NOT: in function 'struct_field_uniform'
-; CHECK-NOT: in function 'broadcast_and'
-; CHECK-NOT: in function 'broadcast_select'
+; CHECK-NOT: in function 'struct_field_uniform': error
+; CHECK-NOT: in function 'broadcast_and': error
+; CHECK-NOT: in function 'broadcast_select': error
 ; CHECK-DAG: in function 'struct_field_divergent': error: 'request_fork' is reached in control flow that depends on the local id, so not all threads of a workgroup reach it [workgroup-uniform control flow]
 ; CHECK-DAG: in function 'divergent_private': error: 'offer_kill' is reached in control flow that depends on the local id
 ; CHECK-DAG: in function 'divergent_and': error: 'offer_kill' is reached in control flow that depends on the local id
 ; CHECK-DAG: in function 'divergent_index': error: 'offer_kill' is reached in control flow that depends on the local id
-; CHECK-NOT: in function 'struct_field_uniform'
-; CHECK-NOT: in function 'broadcast_and'
-; CHECK-NOT: in function 'broadcast_select'
+; CHECK-NOT: in function 'struct_field_uniform': error
+; CHECK-NOT: in function 'broadcast_and': error
+; CHECK-NOT: in function 'broadcast_select': error
