@@ -3,6 +3,7 @@
 #include "cl_host.hpp"
 #include "expect.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -15,6 +16,15 @@ kernel void sum_rounds(global uint *out)
          out[0] += get_num_groups(0);
       global_barrier();
    }
+}
+
+kernel void local_size_of(global uint *out)
+{
+   if (get_global_id(0) == 0) {
+      out[0] = get_local_size(0);
+      out[1] = get_num_groups(0);
+   }
+   global_barrier();
 }
 )CLC";
 
@@ -78,6 +88,26 @@ int main()
                   units, many);
       cl_host::expect(total >= 4 && total <= 4 * units,
              "a launch of 8x the compute units completes with 1 <= M <= units");
+
+      // No local size: the implementation picks one, as for any kernel, and
+      // N follows from it.
+      cl_host::Kernel sized = cl_host::create_kernel(program, "local_size_of");
+      cl_uint picked[2] = {0, 0};
+      cl_host::Buffer picked_out =
+         cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(picked), picked);
+      cl_host::set_arg(sized, 0, picked_out.get());
+      const size_t global_any = 96 * units;
+      cl_host::check(clEnqueueNDRangeKernel(queue, sized, 1, nullptr, &global_any, nullptr, 0,
+                                            nullptr, nullptr),
+                     "clEnqueueNDRangeKernel with no local size");
+      cl_host::check(clFinish(queue), "clFinish");
+      const auto got = cl_host::read_buffer<cl_uint>(queue, picked_out, 2);
+      std::printf("no local size: %zu work-items ran as work-groups of %u, M = %u\n", global_any,
+                  got[0], got[1]);
+      cl_host::expect(got[0] >= 1 && global_any % got[0] == 0 && got[1] >= 1 &&
+                         got[1] <= std::min<size_t>(global_any / got[0], units),
+                      "a NULL local size runs with a local size that divides the global size "
+                      "and 1 <= M <= min(N, units)");
    } catch (const std::exception &error) {
       std::fprintf(stderr, "cooperative_launch: %s\n", error.what());
       return 1;
