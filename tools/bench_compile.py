@@ -76,12 +76,15 @@ def main():
     parser.add_argument("--timeout", type=int, default=600, help="seconds per run")
     parser.add_argument("--filter", action="append", default=[],
                         help="only programs whose name contains this (repeatable)")
+    parser.add_argument("--skip", action="append", default=[],
+                        help="leave out programs whose name contains this (repeatable)")
     parser.add_argument("--program", action="append", default=[], type=pathlib.Path,
                         help="another piglit-format .cl program to include")
     args = parser.parse_args()
 
     items = [i for i in corpus(args.root, args.program)
-             if not args.filter or any(f in i[0] for f in args.filter)]
+             if (not args.filter or any(f in i[0] for f in args.filter))
+             and not any(s in i[0] for s in args.skip)]
     base = dict(os.environ, LP_CL="1", MESA_SHADER_CACHE_DISABLE="true")
     base.pop("MESA_SHADER_CACHE_DIR", None)
     envs = {

@@ -3,7 +3,8 @@
 bench_help() {
    cat <<EOF2
 usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
-       tools/ck bench compile [--repeats N] [--filter TEXT]... [--program FILE.cl]...
+       tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
+                              [--program FILE.cl]...
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
                       [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
 
@@ -28,9 +29,9 @@ compile
   program tests, each run by cl-program-tester. Runs are paired; prints each
   program's median time with min-max, the ratio, and the geometric mean and
   worst ratio. --repeats (default 3), --filter TEXT keeps programs whose
-  name contains TEXT, --program adds a piglit-format .cl file. The whole
-  corpus takes about an hour on 2 CPUs (sin, cos, sincos and tan take
-  minutes each).
+  name contains TEXT, --skip TEXT leaves them out, --program adds a
+  piglit-format .cl file. The whole corpus takes about an hour on 2 CPUs
+  (sin, cos, sincos and tan take minutes each).
 
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (tools/ck-eval.cpp) on the FSE'17
