@@ -2,18 +2,34 @@
 
 run_help() {
    cat <<EOF2
-usage: tools/ck run [--] PROGRAM [ARGS...]
+usage: tools/ck run [--frontend clover|rusticl] [--] PROGRAM [ARGS...]
 
 Runs any unmodified OpenCL program (clinfo, piglit, your application) on the
 patched Mesa in $CK_MESA_BUILD: it points the ICD loader at that build
-(OCL_ICD_VENDORS), enables OpenCL on llvmpipe (LP_CL=1) and names the
-driver directory (GALLIUM_PIPE_SEARCH_DIR). LP_NUM_THREADS, if set, picks
-llvmpipe's number of compute threads. 'tools/ck env' prints the same settings.
+(OCL_ICD_VENDORS) and enables llvmpipe for the frontend (Clover: LP_CL=1
+and the driver directory GALLIUM_PIPE_SEARCH_DIR; rusticl:
+RUSTICL_ENABLE=llvmpipe). The frontend is Clover unless --frontend or
+CK_FRONTEND says otherwise. LP_NUM_THREADS, if set, picks llvmpipe's number
+of compute threads. 'tools/ck env' prints the same settings.
 EOF2
 }
 
+# parse_frontend ARGS...: when ARGS start with --frontend NAME, sets
+# CK_FRONTEND to NAME and succeeds (the caller then shifts 2).
+parse_frontend() {
+   if [ "${1:-}" = --frontend ]; then
+      [ $# -ge 2 ] || die "--frontend needs clover or rusticl"
+      check_frontend "$2"
+      CK_FRONTEND=$2
+      return 0
+   fi
+   return 1
+}
+
 cmd_run() {
-   case "${1:-}" in -h|--help) run_help; return 0 ;; --) shift ;; esac
+   case "${1:-}" in -h|--help) run_help; return 0 ;; esac
+   if parse_frontend "$@"; then shift 2; fi
+   [ "${1:-}" = -- ] && shift
    [ $# -gt 0 ] || { run_help >&2; die "run needs a program"; }
    require_build
    eval "$(mesa_env_exports)"
@@ -22,15 +38,19 @@ cmd_run() {
 
 cmd_env() {
    case "${1:-}" in
-      -h|--help) echo "usage: eval \"\$(tools/ck env)\"   # use the patched Mesa in this shell"; return 0 ;;
+      -h|--help)
+         echo "usage: eval \"\$(tools/ck env [--frontend clover|rusticl])\"   # use the patched Mesa in this shell"
+         return 0 ;;
    esac
+   if parse_frontend "$@"; then shift 2; fi
+   [ $# -eq 0 ] || die "env takes no arguments but --frontend"
    require_build
    mesa_env_exports
 }
 
 demo_help() {
    cat <<EOF2
-usage: tools/ck demo [DEMO ARGS...]
+usage: tools/ck demo [--frontend clover|rusticl] [DEMO ARGS...]
 
 Builds if needed, then runs the main job on the patched Mesa: a cooperative
 relaxation (resizing global barriers, transmitted state) with more
@@ -49,6 +69,7 @@ cmd_demo() {
       -h|--help) demo_help; return 0 ;;
       --help-demo) shift; set -- --help "$@" ;;
    esac
+   if parse_frontend "$@"; then shift 2; fi
    build_if_needed
    eval "$(mesa_env_exports)"
    local trace=$CK_BUILD/demo-trace.json

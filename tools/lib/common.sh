@@ -44,6 +44,8 @@ CK_PACKAGES=(
    # LLVM 14, clang, libclc and the SPIR-V translator (see DESIGN-BRIEF.md)
    llvm-14-dev llvm-14-tools libclang-14-dev libclang-cpp14-dev clang-14
    libclc-14 libclc-14-dev libllvmspirvlib-14-dev llvm-spirv-14 spirv-tools
+   # rusticl: Debian's Rust compiler and bindgen
+   rustc bindgen
    # OpenCL loader and headers, tests and plots
    ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo piglit
    libgtest-dev googletest python3-matplotlib

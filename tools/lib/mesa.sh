@@ -13,6 +13,7 @@ declare -A MESA_SHA256=(
 MESA_OPTIONS=(
    --buildtype=release
    -Dgallium-drivers=swrast -Dgallium-opencl=icd -Dopencl-spirv=true
+   -Dgallium-rusticl=true
    -Dllvm=enabled -Dshared-llvm=enabled -Dplatforms= -Dglx=disabled
    -Degl=disabled -Dgbm=disabled -Dgles1=disabled -Dgles2=disabled
    -Dopengl=false -Dvulkan-drivers= -Dgallium-vdpau=disabled
@@ -28,19 +29,51 @@ CK_ICD_DIR=$CK_BUILD/icd
 CK_NATIVE_FILE=$CK_BUILD/llvm14.ini
 CK_BUILD_OK=$CK_BUILD/build-ok          # written only by a build that finished
 
-# The environment that makes the OpenCL ICD loader use the Mesa in BUILD.
-mesa_env_exports() {
-   local build=${1:-$CK_MESA_BUILD} icd_dir=${2:-$CK_ICD_DIR}
-   printf 'export OCL_ICD_VENDORS=%q\n' "$icd_dir"
-   printf 'export LP_CL=1\n'
-   printf 'export GALLIUM_PIPE_SEARCH_DIR=%q\n' "$build/src/gallium/targets/pipe-loader"
+# Mesa builds two OpenCL frontends from one tree: Clover (libMesaOpenCL,
+# the default: every measurement and the piglit baseline started there) and
+# rusticl (libRusticlOpenCL). CK_FRONTEND, or --frontend, picks one.
+CK_FRONTENDS=(clover rusticl)
+CK_FRONTEND=${CK_FRONTEND:-clover}
+
+check_frontend() {
+   case "$1" in
+      clover|rusticl) ;;
+      *) die "unknown frontend '$1' (clover or rusticl)" ;;
+   esac
 }
 
-# Write an ICD directory that names the libMesaOpenCL.so.1 of BUILD.
+# The ICD directory of the frontend CK_FRONTEND, given Clover's.
+frontend_icd_dir() {
+   case "$CK_FRONTEND" in
+      clover) printf '%s\n' "$1" ;;
+      rusticl) printf '%s\n' "$1-rusticl" ;;
+   esac
+}
+
+# The environment that makes the OpenCL ICD loader use the frontend
+# CK_FRONTEND of the Mesa in BUILD (ICD_DIR: Clover's ICD directory).
+mesa_env_exports() {
+   local build=${1:-$CK_MESA_BUILD} icd_dir=${2:-$CK_ICD_DIR}
+   check_frontend "$CK_FRONTEND"
+   printf 'export CK_FRONTEND=%q\n' "$CK_FRONTEND"
+   printf 'export OCL_ICD_VENDORS=%q\n' "$(frontend_icd_dir "$icd_dir")"
+   case "$CK_FRONTEND" in
+      clover)
+         printf 'export LP_CL=1\n'
+         printf 'export GALLIUM_PIPE_SEARCH_DIR=%q\n' "$build/src/gallium/targets/pipe-loader" ;;
+      rusticl)
+         printf 'export RUSTICL_ENABLE=llvmpipe\n' ;;
+   esac
+}
+
+# Write the ICD directories (ICD_DIR for Clover, ICD_DIR-rusticl) that name
+# the OpenCL libraries of BUILD.
 write_icd() {
    local build=$1 icd_dir=$2
-   mkdir -p "$icd_dir"
+   mkdir -p "$icd_dir" "$icd_dir-rusticl"
    printf '%s\n' "$build/src/gallium/targets/opencl/libMesaOpenCL.so.1" >"$icd_dir/ck-mesa.icd"
+   printf '%s\n' "$build/src/gallium/targets/rusticl/libRusticlOpenCL.so.1" \
+      >"$icd_dir-rusticl/ck-rusticl.icd"
 }
 
 write_native_file() {
@@ -48,14 +81,18 @@ write_native_file() {
    cat >"$CK_NATIVE_FILE.tmp" <<EOF
 [binaries]
 llvm-config = '/usr/bin/llvm-config-14'
+rust = ['/usr/bin/rustc']
+bindgen = '/usr/bin/bindgen'
 EOF
    mv "$CK_NATIVE_FILE.tmp" "$CK_NATIVE_FILE"
 }
 
 # Meson must run with Debian's python3 (it has mako), whatever else is on
 # PATH; Mesa's meson also finds this project's uninstalled pkg-config files.
+# Debian's bindgen must load LLVM 14's libclang (clang 14's headers), not
+# the newest one installed.
 with_debian_python() {
-   PATH=/usr/bin:/bin:$PATH CCACHE_BASEDIR=$CK_BUILD \
+   PATH=/usr/bin:/bin:$PATH CCACHE_BASEDIR=$CK_BUILD LIBCLANG_PATH=/usr/lib/llvm-14/lib \
    PKG_CONFIG_PATH="$CK_PLUGIN_BUILD/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
       "$@"
 }
