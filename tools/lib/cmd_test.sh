@@ -9,7 +9,8 @@ Builds if needed, then runs every test the project has:
      scheduler's tests again under ThreadSanitizer and AddressSanitizer, and
      the tests of the build pipeline itself (--suite tools);
   2. the project's OpenCL tests on the patched Mesa (meson test --suite opencl:
-     host programs and piglit-format .cl tests run by cl-program-tester);
+     host programs and piglit-format .cl tests run by cl-program-tester),
+     once through each frontend: Clover, then rusticl;
   3. the piglit gate ('tools/ck piglit'), unless --no-piglit.
 Exits non-zero if anything failed, and ends with one 'N passed, N failed' line.
 EOF2
@@ -31,10 +32,11 @@ print(ok, bad)
 PY
 }
 
-# run_meson_suite SUITE: runs it, adds its counts to TOTAL_PASSED/TOTAL_FAILED.
+# run_meson_suite SUITE [WHAT]: runs it, adds its counts to
+# TOTAL_PASSED/TOTAL_FAILED.
 run_meson_suite() {
    local suite=$1 rc=0 counts
-   step "meson test --suite $suite"
+   step "meson test --suite $suite${2:+ ($2)}"
    with_debian_python meson test -C "$CK_PLUGIN_BUILD" --suite "$suite" --print-errorlogs \
       --num-processes 1 || rc=$?
    counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog.json")
@@ -84,12 +86,16 @@ cmd_test() {
    run_sanitized_scheduler_tests thread
    run_sanitized_scheduler_tests address
    CK_BUILD_DIR=$CK_BUILD run_meson_suite tools
-   (
-      eval "$(mesa_env_exports)"
-      run_meson_suite opencl
-      printf '%s %s\n' "$TOTAL_PASSED" "$TOTAL_FAILED" >"$CK_BUILD/opencl-counts"
-   )
-   read -r TOTAL_PASSED TOTAL_FAILED <"$CK_BUILD/opencl-counts"
+   local frontend
+   for frontend in "${CK_FRONTENDS[@]}"; do
+      (
+         CK_FRONTEND=$frontend
+         eval "$(mesa_env_exports)"
+         run_meson_suite opencl "$frontend"
+         printf '%s %s\n' "$TOTAL_PASSED" "$TOTAL_FAILED" >"$CK_BUILD/opencl-counts"
+      )
+      read -r TOTAL_PASSED TOTAL_FAILED <"$CK_BUILD/opencl-counts"
+   done
    if [ $piglit -eq 1 ]; then
       local log=$CK_BUILD/piglit-gate.log rc=0
       cmd_piglit 2>&1 | tee "$log" || rc=$?
