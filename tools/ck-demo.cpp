@@ -3,10 +3,13 @@
 // Runs kernels/relax_cooperative.cl (a relaxation with one resizing global
 // barrier per step) on a generated input while another host thread, with a
 // context and queue of its own, launches a short non-cooperative kernel
-// (kernels/matmul.cl) at a frame-like period. The cooperative kernel asks for
-// more work-groups than the device has compute units; the driver's scheduler
-// runs as many as it can and lends units to every frame. The result is
-// checked against a sequential reference, and the frame latencies printed.
+// (kernels/matmul.cl) at a frame-like period. With --single-thread, one host
+// thread does both: it enqueues the cooperative kernel, flushes, and launches
+// the frames until the kernel's event completes, which needs an enqueue that
+// returns at once (rusticl). The cooperative kernel asks for more work-groups
+// than the device has compute units; the driver's scheduler runs as many as
+// it can and lends units to every frame. The result is checked against a
+// sequential reference, and the frame latencies printed.
 // With CK_TRACE set, the scheduler writes its occupancy trace at exit.
 #include "cl_host.hpp"
 #include "watchdog.hpp"
@@ -36,6 +39,7 @@ struct Options {
    int frame_period_ms = 20;
    int frame_size = 64; // matmul dimension
    int timeout_s = 300;
+   bool single_thread = false;
 };
 
 void usage(FILE *out)
@@ -43,10 +47,11 @@ void usage(FILE *out)
    std::fprintf(out,
                 "usage: ck-demo [--kernels DIR] [--include DIR] [--n CELLS] [--steps STEPS] [--groups N]\n"
                 "               [--local-size L] [--frame-period MS] [--frame-size S]\n"
-                "               [--timeout SECONDS]\n"
+                "               [--timeout SECONDS] [--single-thread]\n"
                 "Relaxes CELLS integers for STEPS steps in a cooperative kernel of N\n"
-                "work-groups (default: 4 per compute unit) while another thread launches\n"
-                "an SxS matrix product every MS milliseconds (0: no frames).\n");
+                "work-groups (default: 4 per compute unit) while another thread (with\n"
+                "--single-thread: the same thread) launches an SxS matrix product every\n"
+                "MS milliseconds (0: no frames).\n");
 }
 
 long parse_number(const char *flag, const char *text, long min)
@@ -68,6 +73,10 @@ Options parse(int argc, char **argv)
       if (arg == "--help") {
          usage(stdout);
          std::exit(0);
+      }
+      if (arg == "--single-thread") {
+         options.single_thread = true;
+         continue;
       }
       if (i + 1 >= argc) {
          usage(stderr);
@@ -129,52 +138,71 @@ double milliseconds_since(Clock::time_point start)
    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Launches one matmul per period on its own context and queue until `stop`;
-// returns each frame's enqueue-to-finish latency in milliseconds. `ready`
-// is set once the kernel is built and compiled, before the first frame.
-std::vector<double> run_frames(cl_device_id device, const Options &options,
-                               const std::atomic<bool> &stop, std::promise<void> &ready)
+// The frames: one matmul of all-ones matrices at a time, on a context and
+// queue of their own. Construction builds the kernel and runs a first,
+// untimed frame: llvmpipe compiles the kernel at its first launch.
+class FrameLoad {
+public:
+   FrameLoad(cl_device_id device, const Options &options)
+      : size_(options.frame_size), context_(cl_host::create_context(device)),
+        queue_(cl_host::create_queue(context_, device))
+   {
+      cl_host::Program program = cl_host::build_or_throw(
+         context_, device, cl_host::read_file(options.kernels + "/matmul.cl"));
+      kernel_ = cl_host::create_kernel(program, "matmul");
+      std::vector<float> ones(size_ * size_, 1.0f);
+      const size_t bytes = ones.size() * sizeof(float);
+      a_ = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
+      b_ = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
+      c_ = cl_host::create_buffer(context_, CL_MEM_WRITE_ONLY, bytes);
+      cl_host::set_arg(kernel_, 0, a_.get());
+      cl_host::set_arg(kernel_, 1, b_.get());
+      cl_host::set_arg(kernel_, 2, c_.get());
+      cl_host::set_arg(kernel_, 3, size_);
+      run();
+   }
+
+   // Runs one frame; returns its enqueue-to-finish latency in milliseconds.
+   double run()
+   {
+      const size_t global[2] = {size_t(size_), size_t(size_)}, local[2] = {8, 8};
+      const auto start = Clock::now();
+      cl_host::check(clEnqueueNDRangeKernel(queue_, kernel_, 2, nullptr, global, local, 0,
+                                            nullptr, nullptr),
+                     "clEnqueueNDRangeKernel(matmul)");
+      cl_host::check(clFinish(queue_), "clFinish(matmul)");
+      return milliseconds_since(start);
+   }
+
+   // Throws unless the last frame computed the product of all-ones matrices.
+   void check_product()
+   {
+      std::vector<float> product = cl_host::read_buffer<float>(queue_, c_, size_ * size_);
+      if (std::any_of(product.begin(), product.end(), [&](float x) { return x != float(size_); }))
+         throw std::runtime_error("a frame computed a wrong matrix product");
+   }
+
+private:
+   int size_;
+   cl_host::Context context_;
+   cl_host::Queue queue_;
+   cl_host::Kernel kernel_;
+   cl_host::Buffer a_, b_, c_;
+};
+
+// Runs frames, one per period, until `finished` returns true (at least one);
+// returns their latencies.
+template <typename Finished>
+std::vector<double> run_frames(FrameLoad &load, const Options &options, Finished finished)
 {
-   cl_host::Context context = cl_host::create_context(device);
-   cl_host::Queue queue = cl_host::create_queue(context, device);
-   cl_host::Program program = cl_host::build_or_throw(
-      context, device, cl_host::read_file(options.kernels + "/matmul.cl"));
-   cl_host::Kernel kernel = cl_host::create_kernel(program, "matmul");
-   const int size = options.frame_size;
-   std::vector<float> ones(size * size, 1.0f);
-   const size_t bytes = ones.size() * sizeof(float);
-   cl_host::Buffer a = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
-   cl_host::Buffer b = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
-   cl_host::Buffer c = cl_host::create_buffer(context, CL_MEM_WRITE_ONLY, bytes);
-   cl_host::set_arg(kernel, 0, a.get());
-   cl_host::set_arg(kernel, 1, b.get());
-   cl_host::set_arg(kernel, 2, c.get());
-   cl_host::set_arg(kernel, 3, size);
-   const size_t global[2] = {size_t(size), size_t(size)}, local[2] = {8, 8};
-
-   // A first, untimed frame: llvmpipe compiles the kernel at its first launch.
-   cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr,
-                                         nullptr),
-                  "clEnqueueNDRangeKernel(matmul)");
-   cl_host::check(clFinish(queue), "clFinish(matmul)");
-   ready.set_value();
-
    std::vector<double> latencies;
    auto next = Clock::now();
-   do { // at least one frame, so that there is a product to check
-      auto start = Clock::now();
-      cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr,
-                                            nullptr),
-                     "clEnqueueNDRangeKernel(matmul)");
-      cl_host::check(clFinish(queue), "clFinish(matmul)");
-      latencies.push_back(milliseconds_since(start));
+   do {
+      latencies.push_back(load.run());
       next += std::chrono::milliseconds(options.frame_period_ms);
       std::this_thread::sleep_until(next);
-   } while (!stop.load());
-   // Every frame computed a product of all-ones matrices.
-   std::vector<float> product = cl_host::read_buffer<float>(queue, c, size * size);
-   if (std::any_of(product.begin(), product.end(), [&](float x) { return x != float(size); }))
-      throw std::runtime_error("a frame computed a wrong matrix product");
+   } while (!finished());
+   load.check_product();
    return latencies;
 }
 
@@ -217,44 +245,66 @@ int main(int argc, char **argv)
       cl_host::set_arg(kernel, 2, options.n);
       cl_host::set_arg(kernel, 3, options.steps);
 
-      std::atomic<bool> stop{false};
       std::vector<double> frames;
-      std::string frame_error;
-      std::thread frame_thread;
-      std::promise<void> frames_ready;
-      if (options.frame_period_ms > 0) {
-         frame_thread = std::thread([&] {
-            try {
-               frames = run_frames(device, options, stop, frames_ready);
-            } catch (const std::exception &error) {
-               frame_error = error.what();
-               try {
-                  frames_ready.set_value();
-               } catch (const std::future_error &) { // set already
-               }
-            }
-         });
-         // Frames from the start of the kernel: not behind their first,
-         // compiling launch.
-         frames_ready.get_future().wait();
-      }
-
       const size_t global = groups * options.local_size;
-      const auto start = Clock::now();
-      {
-         cl_host::Watchdog watchdog("the cooperative relax kernel",
-                                    std::chrono::seconds(options.timeout_s));
+      double kernel_ms = 0;
+      cl_host::Watchdog watchdog("the cooperative relax kernel",
+                                 std::chrono::seconds(options.timeout_s));
+      if (options.single_thread && options.frame_period_ms > 0) {
+         // Frames from this thread until the kernel's event completes.
+         FrameLoad load(device, options);
+         const auto start = Clock::now();
+         cl_event raw = nullptr;
+         cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
+                                               &options.local_size, 0, nullptr, &raw),
+                        "clEnqueueNDRangeKernel(relax)");
+         cl_host::Event done(raw);
+         cl_host::check(clFlush(queue), "clFlush(relax)");
+         frames = run_frames(load, options, [&] {
+            cl_int status = CL_QUEUED;
+            cl_host::check(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                          sizeof(status), &status, nullptr),
+                           "clGetEventInfo(relax)");
+            return status <= CL_COMPLETE;
+         });
+         cl_host::check(clWaitForEvents(1, &raw), "clWaitForEvents(relax)");
+         kernel_ms = milliseconds_since(start);
+      } else {
+         std::atomic<bool> stop{false};
+         std::string frame_error;
+         std::thread frame_thread;
+         std::promise<void> frames_ready;
+         if (options.frame_period_ms > 0) {
+            frame_thread = std::thread([&] {
+               try {
+                  FrameLoad load(device, options);
+                  frames_ready.set_value();
+                  frames = run_frames(load, options, [&] { return stop.load(); });
+               } catch (const std::exception &error) {
+                  frame_error = error.what();
+                  try {
+                     frames_ready.set_value();
+                  } catch (const std::future_error &) { // set already
+                  }
+               }
+            });
+            // Frames from the start of the kernel: not behind their first,
+            // compiling launch.
+            frames_ready.get_future().wait();
+         }
+
+         const auto start = Clock::now();
          cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
                                                &options.local_size, 0, nullptr, nullptr),
                         "clEnqueueNDRangeKernel(relax)");
          cl_host::check(clFinish(queue), "clFinish(relax)");
+         kernel_ms = milliseconds_since(start);
+         stop = true;
+         if (frame_thread.joinable())
+            frame_thread.join();
+         if (!frame_error.empty())
+            throw std::runtime_error(frame_error);
       }
-      const double kernel_ms = milliseconds_since(start);
-      stop = true;
-      if (frame_thread.joinable())
-         frame_thread.join();
-      if (!frame_error.empty())
-         throw std::runtime_error(frame_error);
 
       std::printf("cooperative kernel: %.1f ms (%.1f us per resizing barrier step)\n", kernel_ms,
                   1000.0 * kernel_ms / options.steps);
@@ -264,6 +314,11 @@ int main(int argc, char **argv)
                      frames.size(), options.frame_size, options.frame_size,
                      options.frame_period_ms, percentile(frames, 0.5), percentile(frames, 0.99),
                      percentile(frames, 1.0));
+      if (options.single_thread && !frames.empty())
+         // The loop stops at the first frame after which the kernel was complete.
+         std::printf("single host thread: %zu of the %zu frames completed while the "
+                     "cooperative kernel ran\n",
+                     frames.size() - 1, frames.size());
 
       std::vector<int> result =
          cl_host::read_buffer<int>(queue, options.steps % 2 ? b : a, input.size());
