@@ -85,7 +85,10 @@ def main():
     items = [i for i in corpus(args.root, args.program)
              if (not args.filter or any(f in i[0] for f in args.filter))
              and not any(s in i[0] for s in args.skip)]
-    base = dict(os.environ, LP_CL="1", MESA_SHADER_CACHE_DISABLE="true")
+    # Each ICD directory names one frontend: LP_CL enables llvmpipe for
+    # Clover, RUSTICL_ENABLE for rusticl.
+    base = dict(os.environ, LP_CL="1", RUSTICL_ENABLE="llvmpipe",
+                MESA_SHADER_CACHE_DISABLE="true")
     base.pop("MESA_SHADER_CACHE_DIR", None)
     envs = {
         "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,

@@ -2,7 +2,8 @@
 
 bench_help() {
    cat <<EOF2
-usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
+usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
+       tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
        tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
                               [--program FILE.cl]...
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
@@ -10,6 +11,9 @@ usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
 
 Builds if needed, then measures. Benchmarks are not tests: nothing here
 passes or fails on a figure (a wrong application result does fail).
+--frontend (anywhere on the line) picks the OpenCL frontend that runs the
+programs, Clover (default) or rusticl; compile compares the same frontend
+patched and unpatched.
 
 micro (the default)
   The micro-benchmarks (tools/ck-bench.cpp), once per llvmpipe
@@ -60,7 +64,16 @@ EOF2
 }
 
 cmd_bench() {
-   local sub=micro
+   local sub=micro rest=()
+   while [ $# -gt 0 ]; do
+      if parse_frontend "$@"; then
+         shift 2
+      else
+         rest+=("$1")
+         shift
+      fi
+   done
+   set -- "${rest[@]}"
    case "${1:-}" in
       micro|compile|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
@@ -86,7 +99,7 @@ bench_micro() {
    done
    build_if_needed
    eval "$(mesa_env_exports)"
-   note "machine: $(nproc) CPUs, $(uname -m)"
+   note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND"
    local t
    for t in $threads; do
       step "benchmarks with LP_NUM_THREADS=$t"
@@ -101,8 +114,10 @@ bench_compile() {
    build_if_needed
    ensure_unpatched_build
    note "machine: $(nproc) CPUs, $(uname -m)"
+   note "frontend: $CK_FRONTEND"
    /usr/bin/python3 "$CK_ROOT/tools/bench_compile.py" --root "$CK_ROOT" \
-      --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" \
+      --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
+      --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
       --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
       --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" "$@"
 }
@@ -135,7 +150,7 @@ bench_eval() {
    out=$(cd "$out" && pwd)
    local cpus
    cpus=$(nproc)
-   note "machine: $cpus CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
+   note "machine: $cpus CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); frontend: $CK_FRONTEND"
 
    local subs=("$sub") failed=()
    [ "$sub" = all ] && subs=(table2 fig5 fig6)
