@@ -11,7 +11,7 @@ Builds if needed, then runs every test the project has:
   2. the project's OpenCL tests on the patched Mesa (meson test --suite opencl:
      host programs and piglit-format .cl tests run by cl-program-tester),
      once through each frontend: Clover, then rusticl;
-  3. the piglit gate ('tools/ck piglit'), unless --no-piglit.
+  3. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
 Exits non-zero if anything failed, and ends with one 'N passed, N failed' line.
 EOF2
 }
@@ -97,17 +97,19 @@ cmd_test() {
       read -r TOTAL_PASSED TOTAL_FAILED <"$CK_BUILD/opencl-counts"
    done
    if [ $piglit -eq 1 ]; then
-      local log=$CK_BUILD/piglit-gate.log rc=0
-      cmd_piglit 2>&1 | tee "$log" || rc=$?
-      local line
-      line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
-      if [ -n "$line" ]; then
-         line=${line#piglit-gate: }
-         TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
-         local f=${line#*, }
-         TOTAL_FAILED=$((TOTAL_FAILED + ${f%% failed}))
-      fi
-      [ "$rc" -eq 0 ] || [ -n "$line" ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+      for frontend in "${CK_FRONTENDS[@]}"; do
+         local log=$CK_BUILD/piglit-gate-$frontend.log rc=0
+         (cmd_piglit --frontend "$frontend") 2>&1 | tee "$log" || rc=$?
+         local line
+         line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
+         if [ -n "$line" ]; then
+            line=${line#piglit-gate: }
+            TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
+            local f=${line#*, }
+            TOTAL_FAILED=$((TOTAL_FAILED + ${f%% failed}))
+         fi
+         [ "$rc" -eq 0 ] || [ -n "$line" ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+      done
    fi
    note "tests took $((SECONDS - start))s"
    printf 'tests: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
