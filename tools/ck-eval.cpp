@@ -66,6 +66,7 @@ struct Options {
    std::vector<std::string> loads;    // empty: the subcommand's default
    std::vector<std::string> barriers; // empty: the subcommand's default
    std::vector<std::string> ks = {"1", "N/4", "N/2", "N-1"};
+   unsigned groups = 0;               // persistent: 0 for the compute units
    int timeout_s = 600;
 };
 
@@ -73,8 +74,11 @@ void usage(FILE *out)
 {
    std::fprintf(
       out,
-      "usage: ck-eval table2|fig5|fig6 [options]\n"
+      "usage: ck-eval table2|fig5|fig6|persistent [options]\n"
       "\n"
+      "  persistent  the persistent-thread builds alone (no extension needed:\n"
+      "           runs on any OpenCL implementation); 'tools/ck bench runtime'\n"
+      "           compares them on patched and unpatched Mesa\n"
       "  table2   cooperative vs persistent-thread slowdown, no multitasking\n"
       "           (needs CK_POLICY=never); FSE'17 Table 2\n"
       "  fig5     gather time and matmul time per work-groups k given to the\n"
@@ -96,6 +100,7 @@ void usage(FILE *out)
       "  --barriers B[,B...]     query, without-query (default: fig5 both, fig6 query)\n"
       "  --k K[,K...]            matmul work-groups: 1, N/4, N/2, N-1 or a number\n"
       "                          (default 1,N/4,N/2,N-1; duplicates and k < 1 dropped)\n"
+      "  --groups N              persistent: work-groups (default: compute units)\n"
       "  --timeout S             watchdog per run, seconds (default 600)\n"
       "  --kernels DIR --include DIR   where kernels/ and include/ are\n"
       "\n"
@@ -139,7 +144,8 @@ Options parse(int argc, char **argv)
       usage(stdout);
       std::exit(0);
    }
-   if (options.command != "table2" && options.command != "fig5" && options.command != "fig6")
+   if (options.command != "table2" && options.command != "fig5" && options.command != "fig6" &&
+       options.command != "persistent")
       usage_error("unknown subcommand '" + options.command + "'");
    for (int i = 2; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -174,6 +180,8 @@ Options parse(int argc, char **argv)
                usage_error("unknown barrier '" + barrier + "' (query, without-query)");
       } else if (arg == "--k")
          options.ks = split(value, ',');
+      else if (arg == "--groups")
+         options.groups = parse_int(arg, value, 1);
       else if (arg == "--timeout")
          options.timeout_s = parse_int(arg, value, 1);
       else if (arg == "--kernels")
@@ -472,6 +480,8 @@ public:
       load_apps();
       if (options_.command == "table2")
          table2();
+      else if (options_.command == "persistent")
+         persistent();
       else if (options_.command == "fig5")
          fig5();
       else
@@ -499,7 +509,7 @@ private:
       if (options_.command == "table2" && policy != "never")
          throw std::runtime_error("table2 measures the cooperative kernels with no resizing: run "
                                   "it with CK_POLICY=never (got '" + policy + "')");
-      if (options_.command != "table2" && policy != "default")
+      if ((options_.command == "fig5" || options_.command == "fig6") && policy != "default")
          throw std::runtime_error(options_.command +
                                   " needs the scheduler to lend units to the matmul: run it with "
                                   "CK_POLICY unset or 'default' (got '" + policy + "')");
@@ -592,6 +602,45 @@ private:
          progress->say(line);
       else
          std::fprintf(stderr, "%s\n", line.c_str());
+   }
+
+   // ------------------------------------------------------------ persistent
+
+   // The persistent-thread builds alone, with a fixed number of work-groups
+   // (no more than the device runs at once: their barriers are
+   // occupancy-bound).
+   void persistent()
+   {
+      const unsigned n = options_.groups ? options_.groups : device_.units;
+      const int repeats = options_.repeats;
+      std::printf("\npersistent-thread builds: %u work-groups, %d runs each\n\n", n, repeats);
+      Progress progress(int(apps_.size()) * (repeats + 1));
+      std::vector<std::pair<std::string, std::vector<double>>> rows;
+      for (AppEntry &entry : apps_) {
+         ck_apps::RunOptions run;
+         run.variant = Variant::persistent;
+         run.groups = n;
+         progress.step(label_of(entry) + " warm-up");
+         run_app(entry, run, "persistent (warm-up)", &progress);
+         std::vector<double> seconds;
+         for (int r = 0; r < repeats; ++r) {
+            progress.step(label_of(entry) + " run " + std::to_string(r + 1));
+            ck_apps::RunResult result = run_app(entry, run, "persistent", &progress);
+            Csv::Key key = key_of(entry);
+            key.variant = "persistent";
+            key.k = n;
+            key.repeat = r;
+            csv_->row("sample", key, "seconds", result.seconds);
+            csv_->row("sample", key, "correct", result.correct);
+            seconds.push_back(result.seconds);
+         }
+         rows.emplace_back(label_of(entry), seconds);
+      }
+      progress.done();
+      std::printf("%-32s %s\n", "application input", "persistent s");
+      for (const auto &[label, seconds] : rows)
+         std::printf("%-32s %s\n", label.c_str(), spread(seconds, 4).c_str());
+      std::printf("\n(seconds: median (min-max) over %d runs)\n", repeats);
    }
 
    // ------------------------------------------------------------ table 2

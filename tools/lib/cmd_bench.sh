@@ -4,6 +4,7 @@ bench_help() {
    cat <<EOF2
 usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
        tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
+       tools/ck bench runtime [--repeats N] [--scale test|bench] [--apps NAME,...]
        tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
                               [--program FILE.cl]...
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
@@ -24,6 +25,16 @@ micro (the default)
   persistent-thread code, and the gather time and fork latency when an
   ordinary kernel takes k = 1, N/4, N/2, N-1 units from a cooperative one.
   Prints medians with min and max over --repeats (default 5).
+
+runtime
+  Run time of ordinary kernels, patched against unpatched Mesa (built as
+  'piglit-baseline' builds it): the FSE'17 applications' persistent-thread
+  builds (no extension needed) with one work-group on one compute thread
+  (stock llvmpipe cannot run their barriers across work-groups), compiled
+  in an untimed warm-up. Runs alternate between the two Mesas; prints each
+  application's median time with min-max, the ratio, and the geometric
+  mean and worst ratio; a run with a wrong result is named, not timed.
+  --repeats (default 5), --scale, --apps, --groups.
 
 compile
   Compile time of programs nobody here wrote, patched against unpatched
@@ -75,12 +86,14 @@ cmd_bench() {
    done
    set -- "${rest[@]}"
    case "${1:-}" in
-      micro|compile|table2|fig5|fig6|all) sub=$1; shift ;;
+      micro|runtime|compile|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
    if [ "$sub" = micro ]; then
       bench_micro "$@"
    elif [ "$sub" = compile ]; then
       bench_compile "$@"
+   elif [ "$sub" = runtime ]; then
+      bench_runtime "$@"
    else
       bench_eval "$sub" "$@"
    fi
@@ -116,6 +129,19 @@ bench_compile() {
    note "machine: $(nproc) CPUs, $(uname -m)"
    note "frontend: $CK_FRONTEND"
    /usr/bin/python3 "$CK_ROOT/tools/bench_compile.py" --root "$CK_ROOT" \
+      --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
+      --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
+      --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
+      --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" "$@"
+}
+
+bench_runtime() {
+   case "${1:-}" in -h|--help) bench_help; return 0 ;; esac
+   build_if_needed
+   ensure_unpatched_build
+   note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND"
+   /usr/bin/python3 "$CK_ROOT/tools/bench_runtime.py" --eval "$CK_PLUGIN_BUILD/tools/ck-eval" \
+      --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" \
       --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
       --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
       --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \

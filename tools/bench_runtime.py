@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Run time of ordinary (non-cooperative) kernels, patched against unpatched
+Mesa: the FSE'17 applications' persistent-thread builds, which need no
+extension and so run on both. By default with one work-group on one
+compute thread: stock llvmpipe cannot run their occupancy-bound barriers
+across work-groups (its loop limiter ends the spin loops early), and a run
+whose result is wrong is reported, not timed.
+
+Each repeat runs `ck-eval persistent --repeats 1` once on each Mesa, in
+alternating order, so that the machine's drift affects both; each run
+compiles its kernels in an untimed warm-up before the timed run, so this
+measures run time, not compile time (`bench compile` measures that).
+Prints, per application, the median seconds of each (with the spread),
+their ratio, and the geometric mean and the worst ratio.
+"""
+import argparse
+import csv
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from bench_compile import geomean
+
+
+def describe(times):
+    return f"{statistics.median(times):.4f} s ({min(times):.4f}-{max(times):.4f})"
+
+
+def run_eval(args, env, out):
+    """{application label: seconds, or None where the result was wrong} of
+    one `ck-eval persistent` run."""
+    command = [args.eval, "persistent", "--repeats", "1", "--groups", str(args.groups),
+               "--scale", args.scale, "--kernels", args.kernels, "--include", args.include,
+               "--out", out]
+    if args.apps:
+        command += ["--apps", args.apps]
+    result = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    path = os.path.join(out, "persistent.csv")
+    if result.returncode not in (0, 1) or not os.path.exists(path):
+        sys.exit(f"bench_runtime: ck-eval failed:\n{result.stdout[-3000:]}")
+    seconds, correct = {}, {}
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            label = f"{row['app']} {row['input']}"
+            if row["record"] == "sample" and row["metric"] == "seconds":
+                seconds[label] = float(row["value"])
+            elif row["record"] == "sample" and row["metric"] == "correct":
+                correct[label] = float(row["value"]) == 1
+    return {label: t if correct.get(label) else None for label, t in seconds.items()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--eval", required=True, help="the ck-eval binary")
+    parser.add_argument("--kernels", required=True)
+    parser.add_argument("--include", required=True)
+    parser.add_argument("--patched-icd", required=True)
+    parser.add_argument("--unpatched-icd", required=True)
+    parser.add_argument("--patched-pipes", required=True)
+    parser.add_argument("--unpatched-pipes", required=True)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--groups", type=int, default=1)
+    parser.add_argument("--scale", default="bench", choices=["test", "bench"])
+    parser.add_argument("--apps", default="")
+    args = parser.parse_args()
+
+    # As many compute threads as work-groups, on both (unpatched llvmpipe
+    # reports 8 compute units whatever its thread count).
+    base = dict(os.environ, LP_CL="1", RUSTICL_ENABLE="llvmpipe",
+                LP_NUM_THREADS=str(args.groups))
+    envs = {
+        "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,
+                          GALLIUM_PIPE_SEARCH_DIR=args.unpatched_pipes),
+        "patched": dict(base, OCL_ICD_VENDORS=args.patched_icd,
+                        GALLIUM_PIPE_SEARCH_DIR=args.patched_pipes),
+    }
+    samples = {"unpatched": {}, "patched": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for repeat in range(args.repeats):
+            order = ["unpatched", "patched"] if repeat % 2 == 0 else ["patched", "unpatched"]
+            for which in order:
+                out = os.path.join(tmp, f"{which}-{repeat}")
+                for label, seconds in run_eval(args, envs[which], out).items():
+                    samples[which].setdefault(label, []).append(seconds)
+            print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
+
+    print(f"\nrun time of the persistent-thread builds, {args.groups} work-groups and "
+          f"compute threads, {args.repeats} paired runs, scale {args.scale}\n")
+    print(f"{'application input':32} {'unpatched':26} {'patched':26} ratio")
+    ratios = []
+    for label in sorted(samples["unpatched"]):
+        before, after = samples["unpatched"][label], samples["patched"].get(label, [])
+        wrong = [which for which, times in (("unpatched", before), ("patched", after))
+                 if not times or None in times]
+        if wrong:
+            print(f"{label:32} wrong results {' and '.join(wrong)}: not timed")
+            continue
+        ratio = statistics.median(after) / statistics.median(before)
+        ratios.append((ratio, label))
+        print(f"{label:32} {describe(before):26} {describe(after):26} {ratio:.3f}")
+    if ratios:
+        worst = max(ratios)
+        print(f"\ngeometric mean of the ratios {geomean([r for r, _ in ratios]):.3f}, "
+              f"worst {worst[0]:.3f} ({worst[1]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
