@@ -108,6 +108,7 @@ private:
   void collectPrivateAccesses(Function &F);
   void taint(const Value &V);
   void taintMemory(const Value *Pointer, std::optional<uint64_t> Bytes);
+  void taintPrivate(const PrivateAccess &Access);
   void taintVariable(const AllocaInst *Variable, ByteRange Bytes);
   void propagate();
   void markControlledBlocks(const Instruction &Branch, bool Divergent);
@@ -210,17 +211,20 @@ void DivergenceAnalysis::taint(const Value &V) {
 /// \p Pointer than others do.
 void DivergenceAnalysis::taintMemory(const Value *Pointer,
                                      std::optional<uint64_t> Bytes) {
-  std::optional<PrivateAccess> Access = privateAccess(Pointer, Bytes);
-  if (!Access) {
-    // Local or global memory: a divergent value stored there.
+  if (std::optional<PrivateAccess> Access = privateAccess(Pointer, Bytes))
+    taintPrivate(*Access);
+  else // Local or global memory: a divergent value stored there.
     taint(*getUnderlyingObject(Pointer));
-  } else if (Access->Variable) {
-    taintVariable(Access->Variable, Access->Bytes);
-  } else {
-    for (const AllocaInst *Variable : Escaped)
-      taintVariable(Variable, WholeObject);
-    taintVariable(nullptr, WholeObject);
+}
+
+void DivergenceAnalysis::taintPrivate(const PrivateAccess &Access) {
+  if (Access.Variable) {
+    taintVariable(Access.Variable, Access.Bytes);
+    return;
   }
+  for (const AllocaInst *Variable : Escaped)
+    taintVariable(Variable, WholeObject);
+  taintVariable(nullptr, WholeObject);
 }
 
 void DivergenceAnalysis::taintVariable(const AllocaInst *Variable,
@@ -310,14 +314,16 @@ void DivergenceAnalysis::markControlledBlocks(const Instruction &Branch,
     // them take them alike unless their condition is tainted.)
     for (const Instruction &I : *BB) {
       if (const auto *Store = dyn_cast<StoreInst>(&I)) {
-        if (privateAccess(Store->getPointerOperand(), std::nullopt))
-          taintMemory(Store->getPointerOperand(),
-                      DL.getTypeStoreSize(Store->getValueOperand()->getType())
-                          .getFixedSize());
+        if (std::optional<PrivateAccess> Access = privateAccess(
+                Store->getPointerOperand(),
+                DL.getTypeStoreSize(Store->getValueOperand()->getType())
+                    .getFixedSize()))
+          taintPrivate(*Access);
       } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
         for (const Value *Pointer : writtenPointers(*Call))
-          if (privateAccess(Pointer, std::nullopt))
-            taintMemory(Pointer, std::nullopt);
+          if (std::optional<PrivateAccess> Access =
+                  privateAccess(Pointer, std::nullopt))
+            taintPrivate(*Access);
       } else if (I.isTerminator() && I.getNumSuccessors() > 1) {
         markControlledBlocks(I, /*Divergent=*/false);
       }
