@@ -65,12 +65,30 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+def add_mesa_arguments(parser):
+    """The options naming the patched and the unpatched Mesa."""
     parser.add_argument("--patched-icd", required=True)
     parser.add_argument("--unpatched-icd", required=True)
     parser.add_argument("--patched-pipes", required=True)
     parser.add_argument("--unpatched-pipes", required=True)
+
+
+def mesa_environments(args, **variables):
+    """{"unpatched": env, "patched": env}: each points the ICD loader at one
+    Mesa. Each ICD directory names one frontend: LP_CL enables llvmpipe for
+    Clover, RUSTICL_ENABLE for rusticl."""
+    base = dict(os.environ, LP_CL="1", RUSTICL_ENABLE="llvmpipe", **variables)
+    return {
+        "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,
+                          GALLIUM_PIPE_SEARCH_DIR=args.unpatched_pipes),
+        "patched": dict(base, OCL_ICD_VENDORS=args.patched_icd,
+                        GALLIUM_PIPE_SEARCH_DIR=args.patched_pipes),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_mesa_arguments(parser)
     parser.add_argument("--root", required=True, type=pathlib.Path)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600, help="seconds per run")
@@ -85,17 +103,9 @@ def main():
     items = [i for i in corpus(args.root, args.program)
              if (not args.filter or any(f in i[0] for f in args.filter))
              and not any(s in i[0] for s in args.skip)]
-    # Each ICD directory names one frontend: LP_CL enables llvmpipe for
-    # Clover, RUSTICL_ENABLE for rusticl.
-    base = dict(os.environ, LP_CL="1", RUSTICL_ENABLE="llvmpipe",
-                MESA_SHADER_CACHE_DISABLE="true")
-    base.pop("MESA_SHADER_CACHE_DIR", None)
-    envs = {
-        "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,
-                          GALLIUM_PIPE_SEARCH_DIR=args.unpatched_pipes),
-        "patched": dict(base, OCL_ICD_VENDORS=args.patched_icd,
-                        GALLIUM_PIPE_SEARCH_DIR=args.patched_pipes),
-    }
+    envs = mesa_environments(args, MESA_SHADER_CACHE_DISABLE="true")
+    for env in envs.values():
+        env.pop("MESA_SHADER_CACHE_DIR", None)
     print(f"{len(items)} programs, {args.repeats} paired runs each, shader cache disabled")
     print(f"{'program':44} {'unpatched':>26} {'patched':>26} {'ratio':>6}")
     ratios = {False: []}

@@ -15,14 +15,13 @@ their ratio, and the geometric mean and the worst ratio.
 """
 import argparse
 import csv
-import math
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
-from bench_compile import geomean
+from bench_compile import add_mesa_arguments, geomean, mesa_environments
 
 
 def describe(times):
@@ -58,10 +57,7 @@ def main():
     parser.add_argument("--eval", required=True, help="the ck-eval binary")
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--include", required=True)
-    parser.add_argument("--patched-icd", required=True)
-    parser.add_argument("--unpatched-icd", required=True)
-    parser.add_argument("--patched-pipes", required=True)
-    parser.add_argument("--unpatched-pipes", required=True)
+    add_mesa_arguments(parser)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--scale", default="bench", choices=["test", "bench"])
@@ -70,14 +66,7 @@ def main():
 
     # As many compute threads as work-groups, on both (unpatched llvmpipe
     # reports 8 compute units whatever its thread count).
-    base = dict(os.environ, LP_CL="1", RUSTICL_ENABLE="llvmpipe",
-                LP_NUM_THREADS=str(args.groups))
-    envs = {
-        "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,
-                          GALLIUM_PIPE_SEARCH_DIR=args.unpatched_pipes),
-        "patched": dict(base, OCL_ICD_VENDORS=args.patched_icd,
-                        GALLIUM_PIPE_SEARCH_DIR=args.patched_pipes),
-    }
+    envs = mesa_environments(args, LP_NUM_THREADS=str(args.groups))
     samples = {"unpatched": {}, "patched": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for repeat in range(args.repeats):
