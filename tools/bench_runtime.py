@@ -2,16 +2,17 @@
 """Run time of ordinary (non-cooperative) kernels, patched against unpatched
 Mesa: the FSE'17 applications' persistent-thread builds, which need no
 extension and so run on both. By default with one work-group on one
-compute thread: stock llvmpipe cannot run their occupancy-bound barriers
-across work-groups (its loop limiter ends the spin loops early), and a run
-whose result is wrong is reported, not timed.
+compute thread and the test-scale inputs: stock llvmpipe cannot run their
+occupancy-bound barriers across work-groups, and on the bench-scale inputs
+even one work-group's loops run past its loop limiter (65535 iterations),
+which ends them early; a run whose result is wrong is reported, not timed.
 
-Each repeat runs `ck-eval persistent --repeats 1` once on each Mesa, in
-alternating order, so that the machine's drift affects both; each run
-compiles its kernels in an untimed warm-up before the timed run, so this
+Each repeat runs `ck-eval persistent --repeats RUNS` once on each Mesa, in
+alternating order, so that the machine's drift affects both; each process
+compiles its kernels in an untimed warm-up before the timed runs, so this
 measures run time, not compile time (`bench compile` measures that).
-Prints, per application, the median seconds of each (with the spread),
-their ratio, and the geometric mean and the worst ratio.
+Prints, per application, the median seconds over all runs of each (with
+the spread), their ratio, and the geometric mean and the worst ratio.
 """
 import argparse
 import csv
@@ -29,9 +30,9 @@ def describe(times):
 
 
 def run_eval(args, env, out):
-    """{application label: seconds, or None where the result was wrong} of
-    one `ck-eval persistent` run."""
-    command = [args.eval, "persistent", "--repeats", "1", "--groups", str(args.groups),
+    """{application label: [seconds, or None where the result was wrong]}
+    of one `ck-eval persistent` process."""
+    command = [args.eval, "persistent", "--repeats", str(args.runs), "--groups", str(args.groups),
                "--scale", args.scale, "--kernels", args.kernels, "--include", args.include,
                "--out", out]
     if args.apps:
@@ -44,12 +45,17 @@ def run_eval(args, env, out):
     seconds, correct = {}, {}
     with open(path) as f:
         for row in csv.DictReader(f):
-            label = f"{row['app']} {row['input']}"
-            if row["record"] == "sample" and row["metric"] == "seconds":
-                seconds[label] = float(row["value"])
-            elif row["record"] == "sample" and row["metric"] == "correct":
-                correct[label] = float(row["value"]) == 1
-    return {label: t if correct.get(label) else None for label, t in seconds.items()}
+            if row["record"] != "sample":
+                continue
+            run = (f"{row['app']} {row['input']}", row["repeat"])
+            if row["metric"] == "seconds":
+                seconds[run] = float(row["value"])
+            elif row["metric"] == "correct":
+                correct[run] = float(row["value"]) == 1
+    runs = {}
+    for (label, repeat), t in seconds.items():
+        runs.setdefault(label, []).append(t if correct.get((label, repeat)) else None)
+    return runs
 
 
 def main():
@@ -60,7 +66,8 @@ def main():
     add_mesa_arguments(parser)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--groups", type=int, default=1)
-    parser.add_argument("--scale", default="bench", choices=["test", "bench"])
+    parser.add_argument("--runs", type=int, default=10, help="timed runs per process")
+    parser.add_argument("--scale", default="test", choices=["test", "bench"])
     parser.add_argument("--apps", default="")
     args = parser.parse_args()
 
@@ -73,12 +80,13 @@ def main():
             order = ["unpatched", "patched"] if repeat % 2 == 0 else ["patched", "unpatched"]
             for which in order:
                 out = os.path.join(tmp, f"{which}-{repeat}")
-                for label, seconds in run_eval(args, envs[which], out).items():
-                    samples[which].setdefault(label, []).append(seconds)
+                for label, runs in run_eval(args, envs[which], out).items():
+                    samples[which].setdefault(label, []).extend(runs)
             print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
 
     print(f"\nrun time of the persistent-thread builds, {args.groups} work-groups and "
-          f"compute threads, {args.repeats} paired runs, scale {args.scale}\n")
+          f"compute threads, {args.repeats} paired processes of {args.runs} runs, "
+          f"scale {args.scale}\n")
     print(f"{'application input':32} {'unpatched':26} {'patched':26} ratio")
     ratios = []
     for label in sorted(samples["unpatched"]):

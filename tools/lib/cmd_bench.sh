@@ -4,7 +4,7 @@ bench_help() {
    cat <<EOF2
 usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
        tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
-       tools/ck bench runtime [--repeats N] [--scale test|bench] [--apps NAME,...]
+       tools/ck bench runtime [--repeats N] [--runs N] [--scale test|bench] [--apps NAME,...]
        tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
                               [--program FILE.cl]...
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
@@ -30,11 +30,14 @@ runtime
   Run time of ordinary kernels, patched against unpatched Mesa (built as
   'piglit-baseline' builds it): the FSE'17 applications' persistent-thread
   builds (no extension needed) with one work-group on one compute thread
-  (stock llvmpipe cannot run their barriers across work-groups), compiled
-  in an untimed warm-up. Runs alternate between the two Mesas; prints each
-  application's median time with min-max, the ratio, and the geometric
-  mean and worst ratio; a run with a wrong result is named, not timed.
-  --repeats (default 5), --scale, --apps, --groups.
+  and the test-scale inputs (stock llvmpipe cannot run their barriers
+  across work-groups, and its loop limiter cuts the bench-scale inputs'
+  loops short), compiled in an untimed warm-up. Runs alternate between
+  the two Mesas; prints each application's median time with min-max, the
+  ratio, and the geometric mean and worst ratio; a run with a wrong result
+  is named, not timed.
+  --repeats (processes per Mesa, default 5), --runs (timed runs per
+  process, default 10), --scale, --apps, --groups.
 
 compile
   Compile time of programs nobody here wrote, patched against unpatched
