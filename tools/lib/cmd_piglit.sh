@@ -95,7 +95,7 @@ cmd_piglit() {
    local results="" filters=()
    while [ $# -gt 0 ]; do
       case "$1" in
-         --frontend) check_frontend "${2:-}"; CK_FRONTEND=$2; shift ;;
+         --frontend) parse_frontend "$@"; shift ;;
          --results) results=$2; shift ;;
          -t) filters+=(-t "$2"); shift ;;
          -h|--help) piglit_help; return 0 ;;
@@ -153,7 +153,7 @@ ensure_unpatched_build() {
 cmd_piglit_baseline() {
    while [ $# -gt 0 ]; do
       case "$1" in
-         --frontend) check_frontend "${2:-}"; CK_FRONTEND=$2; shift ;;
+         --frontend) parse_frontend "$@"; shift ;;
          -h|--help) baseline_help; return 0 ;;
          *) baseline_help >&2; die "unknown option '$1'" ;;
       esac
