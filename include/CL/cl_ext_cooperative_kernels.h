@@ -13,13 +13,17 @@ extern "C" {
 
 #define cl_ext_cooperative_kernels 1
 #define CL_EXT_COOPERATIVE_KERNELS_EXTENSION_NAME "cl_ext_cooperative_kernels"
+/* The version that CL_DEVICE_EXTENSIONS_WITH_VERSION reports. */
+#define CL_EXT_COOPERATIVE_KERNELS_EXTENSION_VERSION CL_MAKE_VERSION(1, 0, 0)
 
 /* cl_kernel_work_group_info */
 /* cl_bool: CL_TRUE if the kernel reaches a cooperative builtin. */
 #define CL_KERNEL_COOPERATIVE_EXT 0x4F00
-/* size_t: how many work-groups of the kernel, with the local size passed as
- * the input value (or the one the kernel requires), can be active at once;
- * 0 for a kernel that is not cooperative. */
+/* size_t: how many work-groups of the kernel can be active at once on the
+ * device (a launch of at most this many on an otherwise idle device starts
+ * with all of them active); 0 for a kernel that is not cooperative. The
+ * query takes no input: on llvmpipe the value does not depend on the local
+ * size or the local memory. */
 #define CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT 0x4F01
 
 /* cl_profiling_info: what the scheduler did during a cooperative launch,

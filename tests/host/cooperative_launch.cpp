@@ -1,11 +1,16 @@
-// Impossible cooperative launches get the right CL error code, and the
-// hidden launch context stays hidden from the host.
+// The device names the extension with the header's version, impossible
+// cooperative launches get the right CL error code, and the hidden launch
+// context stays hidden from the host.
 #include "cl_host.hpp"
 #include "expect.hpp"
 
+#include "CL/cl_ext_cooperative_kernels.h"
+
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -29,12 +34,36 @@ kernel void local_size_of(global uint *out)
 }
 )CLC";
 
+// CL_DEVICE_EXTENSIONS names the extension; CL_DEVICE_EXTENSIONS_WITH_VERSION
+// (OpenCL 3.0) gives it the version of the header.
+void expect_extension_reported(cl_device_id device)
+{
+   const std::string extensions = " " + cl_host::device_string(device, CL_DEVICE_EXTENSIONS) + " ";
+   cl_host::expect(extensions.find(std::string(" ") + CL_EXT_COOPERATIVE_KERNELS_EXTENSION_NAME +
+                                   " ") != std::string::npos,
+                   "CL_DEVICE_EXTENSIONS names " CL_EXT_COOPERATIVE_KERNELS_EXTENSION_NAME);
+   size_t bytes = 0;
+   cl_host::check(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &bytes),
+                  "clGetDeviceInfo(CL_DEVICE_EXTENSIONS_WITH_VERSION)");
+   std::vector<cl_name_version> versions(bytes / sizeof(cl_name_version));
+   cl_host::check(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, bytes,
+                                  versions.data(), nullptr),
+                  "clGetDeviceInfo(CL_DEVICE_EXTENSIONS_WITH_VERSION)");
+   const auto entry = std::find_if(versions.begin(), versions.end(), [](const cl_name_version &v) {
+      return std::strcmp(v.name, CL_EXT_COOPERATIVE_KERNELS_EXTENSION_NAME) == 0;
+   });
+   cl_host::expect(entry != versions.end() &&
+                      entry->version == CL_EXT_COOPERATIVE_KERNELS_EXTENSION_VERSION,
+                   "CL_DEVICE_EXTENSIONS_WITH_VERSION gives the extension the header's version");
+}
+
 } // namespace
 
 int main()
 {
    try {
       cl_device_id device = cl_host::first_device();
+      expect_extension_reported(device);
       cl_host::Context context = cl_host::create_context(device);
       cl_host::Queue queue = cl_host::create_queue(context, device);
       cl_host::Program program = cl_host::build_or_throw(context, device, source);
