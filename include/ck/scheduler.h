@@ -106,6 +106,8 @@ struct ck_launch_stats {
                              starting on it */
    uint64_t queued_ns;    /* from the launch call to its first work-group */
    uint64_t run_ns;       /* from its first work-group to completion */
+   uint64_t start_ns;     /* when its first work-group started and when it */
+   uint64_t end_ns;       /* completed, on CLOCK_MONOTONIC (os_time_get_nano) */
 };
 
 /* Blocks until the launch completes, fills *stats unless NULL (the
@@ -114,6 +116,15 @@ void ck_launch_wait(struct ck_launch *launch, struct ck_launch_stats *stats);
 /* The same with a deadline: returns 1 when done (launch freed), 0 when the
  * launch is still running after timeout_ns (launch still valid). */
 int ck_launch_wait_for(struct ck_launch *launch, uint64_t timeout_ns, struct ck_launch_stats *stats);
+
+/* Calls fn(data, stats) once, when the launch completes, with what
+ * ck_launch_wait() would fill: on the unit that completes it, with the
+ * scheduler's lock held (fn must not block, wait for a launch or call into
+ * the scheduler; signalling a fence is what it is for), or at once on the
+ * calling thread if the launch has already completed. The launch must still
+ * be waited for, which then returns without blocking. */
+typedef void (*ck_complete_fn)(void *data, const struct ck_launch_stats *stats);
+void ck_launch_on_complete(struct ck_launch *launch, ck_complete_fn fn, void *data);
 
 #ifdef __cplusplus
 }

@@ -97,6 +97,9 @@ struct ck_launch {
    std::optional<Clock::time_point> gather_start, last_surrender;
    uint32_t traced_active = UINT32_MAX;
    ck_launch_stats stats{};
+
+   ck_complete_fn on_complete = nullptr; // set at most once (ck_launch_on_complete)
+   void *on_complete_data = nullptr;
 };
 
 struct ck_scheduler {
@@ -111,6 +114,7 @@ public:
    ck_launch *launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
                                  uint32_t max_groups);
    bool wait(ck_launch *launch, std::optional<Clock::duration> timeout, ck_launch_stats *stats);
+   void on_complete(ck_launch *launch, ck_complete_fn fn, void *data);
 
 private:
    struct Unit {
@@ -151,6 +155,7 @@ private:
    void finish_if_done(ck_launch &kernel);
    void complete(ck_launch &launch);
    void print_stats(const ck_launch &launch) const;
+   static ck_launch_stats final_stats(const ck_launch &launch);
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
    bool random_policy() const { return policy_.kind == ck::Policy::Kind::Random; }
@@ -285,13 +290,33 @@ bool ck_scheduler::wait(ck_launch *launch, std::optional<Clock::duration> timeou
       launch_done_.wait(lock, is_done);
    if (!launch->done)
       return false;
-   if (stats) {
-      *stats = launch->stats;
-      stats->queued_ns = nanoseconds(launch->started - launch->submitted);
-      stats->run_ns = nanoseconds(launch->ended - launch->started);
-   }
+   if (stats)
+      *stats = final_stats(*launch);
    delete launch;
    return true;
+}
+
+void ck_scheduler::on_complete(ck_launch *launch, ck_complete_fn fn, void *data)
+{
+   Lock lock(mutex_);
+   if (!launch->done) {
+      launch->on_complete = fn;
+      launch->on_complete_data = data;
+      return;
+   }
+   const ck_launch_stats stats = final_stats(*launch);
+   lock.unlock();
+   fn(data, &stats);
+}
+
+ck_launch_stats ck_scheduler::final_stats(const ck_launch &launch)
+{
+   ck_launch_stats stats = launch.stats;
+   stats.queued_ns = nanoseconds(launch.started - launch.submitted);
+   stats.run_ns = nanoseconds(launch.ended - launch.started);
+   stats.start_ns = nanoseconds(launch.started.time_since_epoch());
+   stats.end_ns = nanoseconds(launch.ended.time_since_epoch());
+   return stats;
 }
 
 void ck_scheduler::unit_main(Unit &unit)
@@ -713,6 +738,10 @@ void ck_scheduler::complete(ck_launch &launch)
       if (launch.cooperative)
          trace_->active_groups(launch.id, launch.ended, 0);
    }
+   if (launch.on_complete) {
+      const ck_launch_stats stats = final_stats(launch);
+      launch.on_complete(launch.on_complete_data, &stats);
+   }
    launch_done_.notify_all();
 }
 
@@ -804,6 +833,11 @@ void ck_launch_wait(ck_launch *launch, ck_launch_stats *stats)
 int ck_launch_wait_for(ck_launch *launch, uint64_t timeout_ns, ck_launch_stats *stats)
 {
    return launch->scheduler->wait(launch, std::chrono::nanoseconds(timeout_ns), stats);
+}
+
+void ck_launch_on_complete(ck_launch *launch, ck_complete_fn fn, void *data)
+{
+   launch->scheduler->on_complete(launch, fn, data);
 }
 
 } // extern "C"

@@ -199,6 +199,64 @@ TEST(Cooperative, WaitsForAFreeUnit)
    EXPECT_GE(kernel.seen_active[0].load(), 1u);
 }
 
+// What a driver's fence needs: one call at completion, with the statistics
+// that the wait returns, also when registered after the launch completed.
+TEST(Cooperative, CompletionCallbackFiresOnceAtCompletion)
+{
+   struct Completion {
+      std::atomic<int> calls{0};
+      std::atomic<bool> gate_open_at_call{false};
+      std::atomic<bool> *gate = nullptr;
+      ck_launch_stats stats{};
+   };
+   const auto note = [](void *data, const ck_launch_stats *stats) {
+      auto *completion = static_cast<Completion *>(data);
+      completion->gate_open_at_call = completion->gate->load();
+      completion->stats = *stats;
+      completion->calls.fetch_add(1);
+   };
+   auto scheduler = make_scheduler(2, "default");
+
+   GatedKernel gated;
+   Completion early;
+   early.gate = &gated.open;
+   ActiveRecorder kernel(2);
+   // The gated ordinary work holds both units: the kernel cannot start, let
+   // alone complete, before the gate opens.
+   ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
+   require_eventually([&] { return gated.entered.load() == 2; }, "ordinary work-groups entered");
+   ck_launch *cooperative = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 2);
+   ck_launch_on_complete(cooperative, note, &early);
+   std::this_thread::sleep_for(50ms);
+   EXPECT_EQ(early.calls.load(), 0) << "called before the launch could start";
+   gated.open.store(true);
+   require_eventually([&] { return early.calls.load() == 1; }, "the completion callback");
+   EXPECT_TRUE(early.gate_open_at_call.load());
+   wait_or_die(ordinary);
+   const ck_launch_stats waited = wait_or_die(cooperative);
+   EXPECT_EQ(early.calls.load(), 1);
+   EXPECT_EQ(early.stats.end_ns, waited.end_ns);
+   EXPECT_EQ(early.stats.run_ns, waited.run_ns);
+   EXPECT_EQ(early.stats.end_ns - early.stats.start_ns, early.stats.run_ns);
+   const uint64_t now = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now().time_since_epoch())
+                                    .count());
+   EXPECT_LE(early.stats.end_ns, now);
+
+   Completion late;
+   late.gate = &gated.open;
+   ActiveRecorder quick(1);
+   ck_launch *done = ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ActiveRecorder>, &quick, quick.context.data(), 1);
+   require_eventually([&] { return quick.seen_active[0].load() == 1; }, "the quick kernel ran");
+   std::this_thread::sleep_for(20ms);
+   ck_launch_on_complete(done, note, &late);
+   EXPECT_EQ(late.calls.load(), 1) << "a completed launch calls back at once";
+   wait_or_die(done);
+   EXPECT_EQ(late.calls.load(), 1);
+}
+
 TEST(Cooperative, FastPathUnderPolicyNever)
 {
    auto scheduler = make_scheduler(4, "never");
