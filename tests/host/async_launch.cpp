@@ -1,0 +1,246 @@
+// clEnqueueNDRangeKernel of a cooperative kernel returns once the launch is
+// handed to the driver's scheduler, and the launch keeps OpenCL's rules:
+// the enqueue takes as long for a kernel ten times longer; the event is
+// CL_RUNNING, then CL_COMPLETE after clWaitForEvents or clFinish; a
+// CL_COMPLETE callback fires after the kernel's end; profiling START and
+// END are its real run; a map or a copy enqueued right after it on its
+// queue sees its results; and releasing the kernel, its program, its
+// buffer, its queue and its context while it runs is safe.
+#include "CL/cl_ext_cooperative_kernels.h"
+#include "cl_host.hpp"
+#include "expect.hpp"
+#include "watchdog.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+using namespace cl_host;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const char *source = R"CLC(
+// Work-group 0 writes its results after n global barriers.
+kernel void rounds(global uint *out, uint n)
+{
+   transmit uint r = 0;
+   while (r < n) {
+      r++;
+      global_barrier();
+   }
+   if (get_group_id(0) == 0)
+      for (uint i = get_local_id(0); i < 64; i += get_local_size(0))
+         out[i] = n + i;
+}
+)CLC";
+
+constexpr size_t groups = 4;
+constexpr size_t local_size = 16;
+constexpr size_t words = 64;
+constexpr cl_uint short_rounds = 2000;
+constexpr cl_uint long_rounds = 20000;
+
+// CLOCK_MONOTONIC, the clock of profiling times on Mesa.
+cl_ulong monotonic_ns()
+{
+   return cl_ulong(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+         .count());
+}
+
+struct Completion {
+   std::atomic<int> calls{0};
+   std::atomic<cl_int> status{1};
+   std::atomic<cl_ulong> at_ns{0};
+};
+
+void CL_CALLBACK on_complete(cl_event, cl_int status, void *data)
+{
+   auto *completion = static_cast<Completion *>(data);
+   completion->at_ns = monotonic_ns();
+   completion->status = status;
+   ++completion->calls;
+}
+
+bool wait_for_callback(const Completion &completion)
+{
+   const auto deadline = Clock::now() + std::chrono::seconds(10);
+   while (completion.calls.load() == 0 && Clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+   return completion.calls.load() == 1;
+}
+
+cl_ulong profiling(cl_event event, cl_profiling_info what)
+{
+   cl_ulong value = 0;
+   check(clGetEventProfilingInfo(event, what, sizeof(value), &value, nullptr),
+         "clGetEventProfilingInfo");
+   return value;
+}
+
+cl_int status_of(cl_event event)
+{
+   cl_int status = 0;
+   check(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                        nullptr),
+         "clGetEventInfo");
+   return status;
+}
+
+bool holds_results(const cl_uint *values, cl_uint n)
+{
+   for (size_t i = 0; i < words; ++i)
+      if (values[i] != n + i)
+         return false;
+   return true;
+}
+
+Event launch(cl_command_queue queue, cl_kernel kernel, cl_mem out, cl_uint n)
+{
+   set_arg(kernel, 0, out);
+   set_arg(kernel, 1, n);
+   const size_t global_size = groups * local_size;
+   cl_event raw = nullptr;
+   check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global_size, &local_size, 0,
+                                nullptr, &raw),
+         "clEnqueueNDRangeKernel");
+   return Event(raw);
+}
+
+struct Timed {
+   double enqueue_ms;
+   double kernel_ms;
+};
+
+// Enqueue and flush, timed; then the event's life up to completion.
+Timed timed_launch(cl_command_queue queue, cl_kernel kernel, cl_mem out, cl_uint n,
+                   const char *name)
+{
+   const auto start = Clock::now();
+   Event event = launch(queue, kernel, out, n);
+   check(clFlush(queue), "clFlush");
+   const double enqueue_ms =
+      std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+   // Right after clFlush the command may still be queued or submitted; it is
+   // seen CL_RUNNING before it completes.
+   bool seen_running = false;
+   for (cl_int status = status_of(event); status != CL_COMPLETE && status >= 0;
+        status = status_of(event))
+      if ((seen_running = status == CL_RUNNING))
+         break;
+
+   Completion completion;
+   check(clSetEventCallback(event, CL_COMPLETE, on_complete, &completion),
+         "clSetEventCallback");
+   const bool early_callback = completion.calls.load() != 0;
+   cl_event list[] = {event.get()};
+   check(clWaitForEvents(1, list), "clWaitForEvents");
+   const cl_ulong waited_ns = monotonic_ns();
+   const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+
+   const cl_ulong submit = profiling(event, CL_PROFILING_COMMAND_SUBMIT);
+   const cl_ulong begin = profiling(event, CL_PROFILING_COMMAND_START);
+   const cl_ulong end = profiling(event, CL_PROFILING_COMMAND_END);
+   const double kernel_ms = (end - begin) / 1e6;
+   std::printf("%s kernel: %.1f ms, enqueue and flush %.3f ms\n", name, kernel_ms, enqueue_ms);
+
+   const std::string what = std::string(name) + " kernel: ";
+   if (n == long_rounds) {
+      expect(seen_running, what + "CL_RUNNING before CL_COMPLETE");
+      expect(!early_callback, what + "the CL_COMPLETE callback did not fire at registration");
+      expect(enqueue_ms * 10 < kernel_ms,
+             what + "enqueue and clFlush took less than a tenth of the kernel's run");
+   }
+   expect(status_of(event) == CL_COMPLETE, what + "CL_COMPLETE after clWaitForEvents");
+   expect(submit <= begin && begin < end && end <= waited_ns,
+          what + "SUBMIT <= START < END <= the return of clWaitForEvents");
+   expect(kernel_ms >= 0.5 * wall_ms, what + "END - START covers the kernel's run (" +
+                                         std::to_string(wall_ms) + " ms from enqueue to wait)");
+   expect(wait_for_callback(completion) && completion.status.load() == CL_COMPLETE,
+          what + "the CL_COMPLETE callback fired once, with CL_COMPLETE");
+   expect(completion.at_ns.load() >= end, what + "the callback fired after the kernel's END");
+
+   cl_ulong min_active = 0, max_active = 0;
+   check(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT,
+                                 sizeof(min_active), &min_active, nullptr),
+         "clGetEventProfilingInfo(MIN_ACTIVE)");
+   check(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT,
+                                 sizeof(max_active), &max_active, nullptr),
+         "clGetEventProfilingInfo(MAX_ACTIVE)");
+   expect(min_active >= 1 && min_active <= max_active && max_active <= groups,
+          what + "the cooperative profiling tokens describe the launch");
+   return {enqueue_ms, kernel_ms};
+}
+
+} // namespace
+
+int main()
+{
+   Watchdog watchdog("asynchronous cooperative launches", std::chrono::seconds(100));
+   const cl_device_id device = first_device();
+   Context context = create_context(device);
+   Queue queue = create_queue(context, device, true);
+   Program program = build_or_throw(context, device, source);
+   Kernel kernel = create_kernel(program, "rounds");
+   Buffer out = create_buffer(context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
+   Buffer copy = create_buffer(context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
+
+   // llvmpipe compiles a kernel at its first launch, inside the enqueue on
+   // Clover: a launch of no rounds compiles it before the timings.
+   launch(queue, kernel, out, 0);
+   check(clFinish(queue), "clFinish");
+
+   const Timed short_run = timed_launch(queue, kernel, out, short_rounds, "short");
+   const Timed long_run = timed_launch(queue, kernel, out, long_rounds, "long");
+   expect(long_run.kernel_ms > 3 * short_run.kernel_ms, "the long kernel runs longer");
+   expect(long_run.enqueue_ms < short_run.kernel_ms,
+          "enqueueing the long kernel took less time than the short one ran");
+
+   // clFinish, then a map and a copy enqueued right after a launch.
+   Event event = launch(queue, kernel, out, long_rounds - 1);
+   check(clFlush(queue), "clFlush");
+   check(clFinish(queue), "clFinish");
+   expect(status_of(event) == CL_COMPLETE, "CL_COMPLETE after clFinish");
+   expect(holds_results(read_buffer<cl_uint>(queue, out, words).data(), long_rounds - 1),
+          "the kernel's results after clFinish");
+
+   event = launch(queue, kernel, out, long_rounds + 1);
+   cl_int error = CL_SUCCESS;
+   auto *mapped = static_cast<cl_uint *>(clEnqueueMapBuffer(
+      queue, out, CL_TRUE, CL_MAP_READ, 0, words * sizeof(cl_uint), 0, nullptr, nullptr, &error));
+   check(error, "clEnqueueMapBuffer");
+   expect(holds_results(mapped, long_rounds + 1), "a map right after the launch sees its results");
+   check(clEnqueueUnmapMemObject(queue, out, mapped, 0, nullptr, nullptr),
+         "clEnqueueUnmapMemObject");
+
+   event = launch(queue, kernel, out, long_rounds + 2);
+   check(clEnqueueCopyBuffer(queue, out, copy, 0, 0, words * sizeof(cl_uint), 0, nullptr,
+                             nullptr),
+         "clEnqueueCopyBuffer");
+   expect(holds_results(read_buffer<cl_uint>(queue, copy, words).data(), long_rounds + 2),
+          "a copy right after the launch sees its results");
+
+   // Everything but the event goes while the kernel runs.
+   Completion completion;
+   {
+      Context own_context = create_context(device);
+      Queue own_queue = create_queue(own_context, device);
+      Program own_program = build_or_throw(own_context, device, source);
+      Kernel own_kernel = create_kernel(own_program, "rounds");
+      Buffer own_out = create_buffer(own_context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
+      event = launch(own_queue, own_kernel, own_out, long_rounds);
+      check(clFlush(own_queue), "clFlush");
+      check(clSetEventCallback(event, CL_COMPLETE, on_complete, &completion),
+            "clSetEventCallback");
+   }
+   cl_event list[] = {event.get()};
+   check(clWaitForEvents(1, list), "clWaitForEvents after the releases");
+   expect(status_of(event) == CL_COMPLETE,
+          "a kernel whose kernel, program, buffer, queue and context were released completed");
+   expect(wait_for_callback(completion) && completion.status.load() == CL_COMPLETE,
+          "its CL_COMPLETE callback fired");
+   return expectations_status();
+}
