@@ -3,8 +3,8 @@
 // the enqueue takes as long for a kernel ten times longer; the event is
 // CL_RUNNING, then CL_COMPLETE after clWaitForEvents or clFinish; a
 // CL_COMPLETE callback fires after the kernel's end; profiling START and
-// END are its real run; a map or a copy enqueued right after it on its
-// queue sees its results; and releasing the kernel, its program, its
+// END are its real run; a launch, a map or a copy enqueued right after it
+// on its queue runs after it; and releasing the kernel, its program, its
 // buffer, its queue and its context while it runs is safe.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
@@ -153,12 +153,13 @@ Timed timed_launch(cl_command_queue queue, cl_kernel kernel, cl_mem out, cl_uint
       expect(!early_callback, what + "the CL_COMPLETE callback did not fire at registration");
       expect(enqueue_ms * 10 < kernel_ms,
              what + "enqueue and clFlush took less than a tenth of the kernel's run");
+      expect(kernel_ms >= 0.5 * wall_ms,
+             what + "END - START covers the kernel's run (" + std::to_string(wall_ms) +
+                " ms from enqueue to wait)");
    }
    expect(status_of(event) == CL_COMPLETE, what + "CL_COMPLETE after clWaitForEvents");
    expect(submit <= begin && begin < end && end <= waited_ns,
           what + "SUBMIT <= START < END <= the return of clWaitForEvents");
-   expect(kernel_ms >= 0.5 * wall_ms, what + "END - START covers the kernel's run (" +
-                                         std::to_string(wall_ms) + " ms from enqueue to wait)");
    expect(wait_for_callback(completion) && completion.status.load() == CL_COMPLETE,
           what + "the CL_COMPLETE callback fired once, with CL_COMPLETE");
    expect(completion.at_ns.load() >= end, what + "the callback fired after the kernel's END");
@@ -222,6 +223,14 @@ int main()
          "clEnqueueCopyBuffer");
    expect(holds_results(read_buffer<cl_uint>(queue, copy, words).data(), long_rounds + 2),
           "a copy right after the launch sees its results");
+
+   // A launch right after a long one runs after it: the short one's results
+   // stay, although it alone would end first.
+   event = launch(queue, kernel, out, long_rounds + 3);
+   Event second = launch(queue, kernel, out, short_rounds);
+   check(clFlush(queue), "clFlush");
+   expect(holds_results(read_buffer<cl_uint>(queue, out, words).data(), short_rounds),
+          "a launch enqueued right after a longer one ran after it");
 
    // Everything but the event goes while the kernel runs.
    Completion completion;
