@@ -261,11 +261,7 @@ int main(int argc, char **argv)
          cl_host::Event done(raw);
          cl_host::check(clFlush(queue), "clFlush(relax)");
          frames = run_frames(load, options, [&] {
-            cl_int status = CL_QUEUED;
-            cl_host::check(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                          sizeof(status), &status, nullptr),
-                           "clGetEventInfo(relax)");
-            return status <= CL_COMPLETE;
+            return cl_host::event_status(done) <= CL_COMPLETE;
          });
          cl_host::check(clWaitForEvents(1, &raw), "clWaitForEvents(relax)");
          kernel_ms = milliseconds_since(start);

@@ -193,4 +193,21 @@ Buffer create_buffer(cl_context context, cl_mem_flags flags, size_t bytes, void 
    return buffer;
 }
 
+cl_int event_status(cl_event event)
+{
+   cl_int status = 0;
+   check(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                        nullptr),
+         "clGetEventInfo");
+   return status;
+}
+
+cl_ulong profiling_ulong(cl_event event, cl_profiling_info param)
+{
+   cl_ulong value = 0;
+   check(clGetEventProfilingInfo(event, param, sizeof(value), &value, nullptr),
+         "clGetEventProfilingInfo");
+   return value;
+}
+
 } // namespace cl_host

@@ -90,6 +90,10 @@ std::string read_file(const std::string &path);
 
 Buffer create_buffer(cl_context context, cl_mem_flags flags, size_t bytes, void *host = nullptr);
 
+// CL_EVENT_COMMAND_EXECUTION_STATUS, and a cl_ulong profiling value.
+cl_int event_status(cl_event event);
+cl_ulong profiling_ulong(cl_event event, cl_profiling_info param);
+
 template <typename T>
 void set_arg(cl_kernel kernel, cl_uint index, const T &value)
 {

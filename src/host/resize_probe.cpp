@@ -35,14 +35,6 @@ std::vector<cl_ulong> profiling_times(cl_event event, cl_profiling_info param)
    return times;
 }
 
-cl_ulong profiling_ulong(cl_event event, cl_profiling_info param)
-{
-   cl_ulong value = 0;
-   check(clGetEventProfilingInfo(event, param, sizeof(value), &value, nullptr),
-         "clGetEventProfilingInfo");
-   return value;
-}
-
 ResizeProbe probe_resize(cl_context context, cl_device_id device, cl_program program,
                          cl_uint ordinary_groups)
 {

@@ -26,6 +26,5 @@ ResizeProbe probe_resize(cl_context context, cl_device_id device, cl_program pro
 
 // The cl_ulong[] value of a profiling query (e.g. the gather times).
 std::vector<cl_ulong> profiling_times(cl_event event, cl_profiling_info param);
-cl_ulong profiling_ulong(cl_event event, cl_profiling_info param);
 
 } // namespace cl_host

@@ -71,23 +71,6 @@ void CL_CALLBACK on_complete(cl_event, cl_int status, void *data)
    ++completion->calls;
 }
 
-cl_ulong profiling(cl_event event, cl_profiling_info what)
-{
-   cl_ulong value = 0;
-   check(clGetEventProfilingInfo(event, what, sizeof(value), &value, nullptr),
-         "clGetEventProfilingInfo");
-   return value;
-}
-
-cl_int status_of(cl_event event)
-{
-   cl_int status = 0;
-   check(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                        nullptr),
-         "clGetEventInfo");
-   return status;
-}
-
 std::string platform_name(cl_device_id device)
 {
    cl_platform_id platform = nullptr;
@@ -181,7 +164,7 @@ int main()
    bool callback_early = false;
    cl_ulong last_frame_start = 0;
    for (;;) {
-      const cl_int before = status_of(kernel_event);
+      const cl_int before = event_status(kernel_event);
       if (before == CL_COMPLETE || before < 0)
          break;
       seen_running |= before == CL_RUNNING;
@@ -190,10 +173,10 @@ int main()
             "clEnqueueNDRangeKernel(frame)");
       Event frame_event(raw);
       check(clFinish(frame_queue), "clFinish");
-      const cl_int after = status_of(kernel_event);
+      const cl_int after = event_status(kernel_event);
       if (after != CL_COMPLETE) {
          ++frames_while_running;
-         last_frame_start = profiling(frame_event, CL_PROFILING_COMMAND_START);
+         last_frame_start = profiling_ulong(frame_event, CL_PROFILING_COMMAND_START);
          callback_early |= completion.calls.load() != 0;
       }
    }
@@ -203,14 +186,14 @@ int main()
    check(clFinish(cooperative_queue), "clFinish");
    check(clFinish(frame_queue), "clFinish");
 
-   const cl_ulong start = profiling(kernel_event, CL_PROFILING_COMMAND_START);
-   const cl_ulong end = profiling(kernel_event, CL_PROFILING_COMMAND_END);
+   const cl_ulong start = profiling_ulong(kernel_event, CL_PROFILING_COMMAND_START);
+   const cl_ulong end = profiling_ulong(kernel_event, CL_PROFILING_COMMAND_END);
    const double kernel_ms = (end - start) / 1e6;
    const double enqueue_ms = std::chrono::duration<double, std::milli>(enqueue_time).count();
    std::printf("kernel %.1f ms, enqueue and flush %.3f ms, %d frames while it ran\n", kernel_ms,
                enqueue_ms, frames_while_running);
 
-   expect(status_of(kernel_event) == CL_COMPLETE, "the kernel completed");
+   expect(event_status(kernel_event) == CL_COMPLETE, "the kernel completed");
    expect(enqueue_ms * 10 < kernel_ms,
           "clEnqueueNDRangeKernel and clFlush returned before the kernel ran a tenth of its time");
    expect(seen_running, "the kernel's event was CL_RUNNING while it ran");
@@ -225,7 +208,7 @@ int main()
    cl_event copy_list[] = {copy_event.get()};
    check(clWaitForEvents(1, copy_list), "clWaitForEvents(copy)");
    expect(read_back == done_value, "a read enqueued after the kernel on its queue saw its result");
-   expect(profiling(read_event, CL_PROFILING_COMMAND_START) >= end,
+   expect(profiling_ulong(read_event, CL_PROFILING_COMMAND_START) >= end,
           "that read started after the kernel ended");
    expect(read_buffer<cl_uint>(waiting_queue, copied, 1)[0] == done_value,
           "a command on another queue that waits for the kernel's event saw its result");
