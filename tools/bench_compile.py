@@ -8,14 +8,16 @@ test input (llvmpipe compiles at the first launch); the tests' own run time
 is milliseconds. Runs are paired: for every repeat, the unpatched and the
 patched run of one program follow each other, in alternating order, so
 that the machine's drift affects both. Prints, per program, the median
-wall time of each (with the spread), their ratio, and then the geometric
-mean and the worst ratio of the ordinary programs and, separately, of the
-cooperative ones.
+wall time of each (with the spread), their ratio, the ratio of the median
+CPU times (user + system: what the compiles cost, less the time the
+machine gave to others), and then the geometric mean and the worst ratio
+of the ordinary programs and, separately, of the cooperative ones.
 """
 import argparse
 import math
 import os
 import pathlib
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,16 +45,21 @@ def corpus(root, extra):
     return items
 
 
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_once(env, path, timeout):
-    start = time.monotonic()
+    """(wall seconds, CPU seconds, passed), or None on a timeout."""
+    start, cpu_start = time.monotonic(), children_cpu_seconds()
     try:
         result = subprocess.run([str(TESTER), str(path)], env=env, timeout=timeout,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         ok = '"result": "pass"' in result.stdout or '"result": "skip"' in result.stdout
     except subprocess.TimeoutExpired:
         return None
-    elapsed = time.monotonic() - start
-    return elapsed if ok else -elapsed
+    return time.monotonic() - start, children_cpu_seconds() - cpu_start, ok
 
 
 def describe(times):
@@ -107,13 +114,15 @@ def main():
     for env in envs.values():
         env.pop("MESA_SHADER_CACHE_DIR", None)
     print(f"{len(items)} programs, {args.repeats} paired runs each, shader cache disabled")
-    print(f"{'program':44} {'unpatched':>26} {'patched':>26} {'ratio':>6}")
+    print(f"{'program':44} {'unpatched':>26} {'patched':>26} {'ratio':>6} {'cpu':>6}")
     ratios = {False: []}
+    cpu_ratios = []
     worst = {False: None}
     cooperative_times = []
     failures = []
     for name, path, cooperative in items:
         times = {"unpatched": [], "patched": []}
+        cpu_times = {"unpatched": [], "patched": []}
         for repeat in range(args.repeats):
             order = ["unpatched", "patched"] if repeat % 2 == 0 else ["patched", "unpatched"]
             for which in order:
@@ -122,27 +131,34 @@ def main():
                 # The cooperative tests launch up to 4 work-groups that must
                 # all be active at once (as tests/meson.build runs them).
                 env = dict(envs[which], LP_NUM_THREADS="4") if cooperative else envs[which]
-                took = run_once(env, path, args.timeout)
-                if took is not None and took < 0:
+                run = run_once(env, path, args.timeout)
+                if run is None:
+                    continue
+                wall, cpu, ok = run
+                if not ok:
                     failures.append(f"{name} ({which})")
-                    took = -took
-                if took is not None:
-                    times[which].append(took)
-        ratio = None
+                times[which].append(wall)
+                cpu_times[which].append(cpu)
+        ratio = cpu_ratio = None
         if cooperative and times["patched"]:
             cooperative_times.append(statistics.median(times["patched"]))
         if times["unpatched"] and times["patched"]:
             ratio = statistics.median(times["patched"]) / statistics.median(times["unpatched"])
+            cpu_ratio = (statistics.median(cpu_times["patched"]) /
+                         statistics.median(cpu_times["unpatched"]))
             ratios[cooperative].append(ratio)
+            cpu_ratios.append(cpu_ratio)
             if worst[cooperative] is None or ratio > worst[cooperative][1]:
                 worst[cooperative] = (name, ratio)
         label = name + (" [cooperative]" if cooperative else "")
         unpatched = "-" if cooperative else describe(times["unpatched"])
         print(f"{label:44} {unpatched:>26} {describe(times['patched']):>26} "
-              f"{ratio if ratio is not None else float('nan'):6.3f}", flush=True)
+              f"{ratio if ratio is not None else float('nan'):6.3f} "
+              f"{cpu_ratio if cpu_ratio is not None else float('nan'):6.3f}", flush=True)
     if ratios[False]:
         print(f"ordinary: {len(ratios[False])} programs, patched/unpatched geometric mean "
-              f"{geomean(ratios[False]):.3f}, worst {worst[False][1]:.3f} ({worst[False][0]})")
+              f"{geomean(ratios[False]):.3f}, worst {worst[False][1]:.3f} ({worst[False][0]}); "
+              f"CPU time: geometric mean {geomean(cpu_ratios):.3f}, worst {max(cpu_ratios):.3f}")
     if cooperative_times:
         print(f"cooperative: {len(cooperative_times)} programs (patched only), median "
               f"{statistics.median(cooperative_times):.2f} s, longest {max(cooperative_times):.2f} s")
