@@ -74,8 +74,25 @@ enum ck_context_word {
                                 can never be killed, so kills stop above
                                 it; local thread 0 raises it (atomic max)
                                 as the work-group returns */
+   CK_STUCK_BARRIER = 14,    /* 0, or the global barrier that was found
+                                unable to complete (CK_STUCK_SITE): a
+                                work-group returned from the kernel while
+                                others wait there, or wait there after it
+                                returned; every work-group that then waits
+                                at a barrier leaves the kernel instead, and
+                                the launch ends with an error */
+   CK_STUCK_LINE = 15,       /* the source line of that barrier call, 0 if
+                                the kernel has no debug information */
    CK_HEADER_WORDS = 16
 };
+
+/* CK_STUCK_BARRIER's value: the barrier call's 1-based index among the
+ * kernel's global_barrier and resizing_global_barrier calls, in program
+ * order after inlining, with CK_STUCK_RESIZING set for a resizing barrier.
+ * The first work-group to find a barrier stuck writes it (a CAS from 0),
+ * then CK_STUCK_LINE. */
+#define CK_STUCK_RESIZING 0x80000000u
+#define CK_STUCK_INDEX_MASK 0x7fffffffu
 
 #define CK_RESIZE_NONE_DOOMED 0xffffffffu
 

@@ -82,10 +82,12 @@ struct ck_launch *ck_scheduler_launch(struct ck_scheduler *scheduler, ck_run_fn 
  * the launch starts, with M0 = min(max_groups, free units, cap), at least 1
  * (if no unit is free the launch waits for one), and works on it until the
  * launch completes: when every started work-group has returned and every
- * published fork has started. */
+ * published fork has started. kernel_name (may be NULL; copied) names the
+ * kernel in messages: a launch that ends early at a barrier that can never
+ * complete (ck_launch_stats.stuck_barrier) is reported on stderr. */
 struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler, ck_run_fn run,
                                                   void *data, uint32_t *context,
-                                                  uint32_t max_groups);
+                                                  uint32_t max_groups, const char *kernel_name);
 
 #define CK_STATS_GATHER_TIMES 1024
 #define CK_STATS_FORK_TIMES 1024
@@ -108,6 +110,12 @@ struct ck_launch_stats {
    uint64_t run_ns;       /* from its first work-group to completion */
    uint64_t start_ns;     /* when its first work-group started and when it */
    uint64_t end_ns;       /* completed, on CLOCK_MONOTONIC (os_time_get_nano) */
+   uint32_t stuck_barrier; /* 0, or the global barrier (CK_STUCK_BARRIER of
+                             ck/context.h) that could never complete: a
+                             work-group had returned from the kernel; the
+                             work-groups that waited there left the kernel,
+                             so the launch ended early, with an error */
+   uint32_t stuck_line;   /* its source line (CK_STUCK_LINE), 0 if unknown */
 };
 
 /* Blocks until the launch completes, fills *stats unless NULL (the

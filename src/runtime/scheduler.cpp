@@ -86,6 +86,7 @@ struct ck_launch {
    // Cooperative launches.
    uint32_t *context = nullptr;
    uint32_t max_groups = 0;
+   std::string kernel_name;                   // for messages; may be empty
    unsigned running = 0;                      // units running one of its work-groups
    unsigned parked = 0;                       // units parked with a fork offer
    std::atomic<uint32_t> withdrawals_wanted{0}; // parked units asked to come back
@@ -112,7 +113,7 @@ public:
    void set_unit_cap(unsigned cap);
    ck_launch *launch(ck_run_fn run, void *data, unsigned groups);
    ck_launch *launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
-                                 uint32_t max_groups);
+                                 uint32_t max_groups, const char *kernel_name);
    bool wait(ck_launch *launch, std::optional<Clock::duration> timeout, ck_launch_stats *stats);
    void on_complete(ck_launch *launch, ck_complete_fn fn, void *data);
 
@@ -155,6 +156,7 @@ private:
    void finish_if_done(ck_launch &kernel);
    void complete(ck_launch &launch);
    void print_stats(const ck_launch &launch) const;
+   static void report_stuck_barrier(const ck_launch &launch);
    static ck_launch_stats final_stats(const ck_launch &launch);
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
@@ -260,7 +262,7 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
 }
 
 ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
-                                            uint32_t max_groups)
+                                            uint32_t max_groups, const char *kernel_name)
 {
    auto *kernel = new ck_launch{};
    kernel->scheduler = this;
@@ -269,6 +271,7 @@ ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t 
    kernel->data = data;
    kernel->context = context;
    kernel->max_groups = std::max(max_groups, 1u);
+   kernel->kernel_name = kernel_name ? kernel_name : "";
    Lock lock(mutex_);
    kernel->id = next_launch_id_++;
    kernel->submitted = Clock::now();
@@ -716,6 +719,25 @@ void ck_scheduler::print_stats(const ck_launch &launch) const
                 stats.gather_ns_max / 1e6, nanoseconds(launch.ended - launch.started) / 1e6);
 }
 
+// The launch ended early: its work-groups left a global barrier that a
+// returned work-group could never reach (CK_STUCK_BARRIER).
+void ck_scheduler::report_stuck_barrier(const ck_launch &launch)
+{
+   const uint32_t site = launch.stats.stuck_barrier;
+   const std::string kernel =
+      launch.kernel_name.empty() ? "a cooperative kernel" : "kernel '" + launch.kernel_name + "'";
+   const std::string line =
+      launch.stats.stuck_line ? " (line " + std::to_string(launch.stats.stuck_line) + ")" : "";
+   const uint32_t returned = header_word(launch.context, CK_RETURNED_END).load();
+   std::fprintf(stderr,
+                "ck: %s: %s call %u%s can never complete: work-group %u returned from the "
+                "kernel without reaching it, and every active work-group must; the launch "
+                "ended early and its event reports an error\n",
+                kernel.c_str(),
+                site & CK_STUCK_RESIZING ? "resizing_global_barrier" : "global_barrier",
+                site & CK_STUCK_INDEX_MASK, line.c_str(), returned ? returned - 1 : 0);
+}
+
 void ck_scheduler::complete(ck_launch &launch)
 {
    launch.ended = Clock::now();
@@ -723,14 +745,20 @@ void ck_scheduler::complete(ck_launch &launch)
    if (launch.cooperative) {
       launch.stats.kills = header_word(launch.context, CK_KILLS).load();
       launch.stats.forks = header_word(launch.context, CK_FORKS).load();
+      launch.stats.stuck_barrier = header_word(launch.context, CK_STUCK_BARRIER).load();
+      launch.stats.stuck_line = header_word(launch.context, CK_STUCK_LINE).load();
+      if (launch.stats.stuck_barrier)
+         report_stuck_barrier(launch);
       if (print_stats_)
          print_stats(launch);
       cooperative_running_.erase(
          std::find(cooperative_running_.begin(), cooperative_running_.end(), &launch));
    }
    if (trace_) {
+      const std::string kernel =
+         launch.kernel_name.empty() ? "" : " of '" + launch.kernel_name + "'";
       const std::string name = std::string(launch.cooperative ? "cooperative" : "ordinary") +
-                               " launch " + std::to_string(launch.id) + " (" +
+                               " launch " + std::to_string(launch.id) + kernel + " (" +
                                std::to_string(launch.cooperative ? launch.max_groups
                                                                  : launch.groups) +
                                " groups)";
@@ -820,9 +848,10 @@ ck_launch *ck_scheduler_launch(ck_scheduler *scheduler, ck_run_fn run, void *dat
 }
 
 ck_launch *ck_scheduler_launch_cooperative(ck_scheduler *scheduler, ck_run_fn run, void *data,
-                                           uint32_t *context, uint32_t max_groups)
+                                           uint32_t *context, uint32_t max_groups,
+                                           const char *kernel_name)
 {
-   return scheduler->launch_cooperative(run, data, context, max_groups);
+   return scheduler->launch_cooperative(run, data, context, max_groups, kernel_name);
 }
 
 void ck_launch_wait(ck_launch *launch, ck_launch_stats *stats)

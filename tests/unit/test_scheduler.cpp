@@ -167,7 +167,7 @@ TEST(Cooperative, StartsWithMinOfMaxGroupsAndFreeUnits)
       for (const uint32_t max_groups : {1u, 2u, 4u, 9u}) {
          ActiveRecorder kernel(max_groups);
          const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
-            scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), max_groups));
+            scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), max_groups, nullptr));
          const uint32_t initial = std::min(max_groups, 4u);
          EXPECT_EQ(stats.min_active, initial) << policy;
          EXPECT_EQ(stats.max_active, initial) << policy;
@@ -189,7 +189,7 @@ TEST(Cooperative, WaitsForAFreeUnit)
    require_eventually([&] { return gated.entered.load() == 2; }, "ordinary work-groups entered");
    ActiveRecorder kernel(3);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 3);
+      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 3, nullptr);
    std::this_thread::sleep_for(50ms);
    EXPECT_EQ(kernel.seen_active[0].load(), 0u) << "started without a free unit";
    gated.open.store(true);
@@ -226,7 +226,7 @@ TEST(Cooperative, CompletionCallbackFiresOnceAtCompletion)
    ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
    require_eventually([&] { return gated.entered.load() == 2; }, "ordinary work-groups entered");
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 2);
+      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 2, nullptr);
    ck_launch_on_complete(cooperative, note, &early);
    std::this_thread::sleep_for(50ms);
    EXPECT_EQ(early.calls.load(), 0) << "called before the launch could start";
@@ -248,7 +248,7 @@ TEST(Cooperative, CompletionCallbackFiresOnceAtCompletion)
    late.gate = &gated.open;
    ActiveRecorder quick(1);
    ck_launch *done = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<ActiveRecorder>, &quick, quick.context.data(), 1);
+      scheduler.get(), run_kernel<ActiveRecorder>, &quick, quick.context.data(), 1, nullptr);
    require_eventually([&] { return quick.seen_active[0].load() == 1; }, "the quick kernel ran");
    std::this_thread::sleep_for(20ms);
    ck_launch_on_complete(done, note, &late);
@@ -263,7 +263,7 @@ TEST(Cooperative, FastPathUnderPolicyNever)
    WorkStealing kernel(8, 3000);
    GatedKernel gated;
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<WorkStealing>, &kernel, kernel.context.data(), 8);
+      scheduler.get(), run_kernel<WorkStealing>, &kernel, kernel.context.data(), 8, nullptr);
    // Ordinary work waits for free units instead of gathering them.
    gated.open.store(true);
    ck_launch *ordinary = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gated, 2);
@@ -281,7 +281,7 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
    auto scheduler = make_scheduler(4, "default");
    Spinner kernel(4);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4);
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4, nullptr);
    require_eventually([&] { return kernel.running.load() == 4; },
                       "kernel.running.load() == 4", &kernel.context);
 
@@ -325,7 +325,7 @@ TEST(Cooperative, PrintsStatisticsOnRequest)
    Spinner kernel(2);
    testing::internal::CaptureStderr();
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 2);
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 2, nullptr);
    require_eventually([&] { return kernel.running.load() == 2; },
                       "kernel.running.load() == 2", &kernel.context);
    GatedKernel gated;
@@ -383,6 +383,50 @@ struct ForkAndLeave {
    std::atomic<unsigned> forked_done{0}, bad_records{0};
 };
 
+// Work-group 1 returns; work-group 0, at a barrier that now needs it, finds
+// the barrier stuck and records it as the generated code does.
+struct StuckAtABarrier {
+   void run(unsigned id, unsigned)
+   {
+      if (id == 1) {
+         context.word(CK_RETURNED_END).store(2);
+         return;
+      }
+      if (!eventually([&] { return context.word(CK_RETURNED_END).load() != 0; }, 20s)) {
+         std::fprintf(stderr, "FATAL: work-group 1 never returned\n");
+         std::abort();
+      }
+      uint32_t none = 0;
+      if (context.word(CK_STUCK_BARRIER).compare_exchange_strong(none, CK_STUCK_RESIZING | 2))
+         context.word(CK_STUCK_LINE).store(17);
+   }
+   sim::Context context{2};
+};
+
+TEST(Cooperative, ReportsABarrierThatCanNeverComplete)
+{
+   auto scheduler = make_scheduler(2, "never");
+   StuckAtABarrier kernel;
+   testing::internal::CaptureStderr();
+   const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<StuckAtABarrier>, &kernel, kernel.context.data(), 2, "scan"));
+   const std::string printed = testing::internal::GetCapturedStderr();
+   EXPECT_EQ(stats.stuck_barrier, CK_STUCK_RESIZING | 2);
+   EXPECT_EQ(stats.stuck_line, 17u);
+   EXPECT_NE(printed.find("ck: kernel 'scan': resizing_global_barrier call 2 (line 17) can never "
+                          "complete: work-group 1 returned"),
+             std::string::npos)
+      << printed;
+
+   // A launch that ends normally reports nothing.
+   ActiveRecorder normal(2);
+   testing::internal::CaptureStderr();
+   const ck_launch_stats fine = wait_or_die(ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ActiveRecorder>, &normal, normal.context.data(), 2, "scan"));
+   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+   EXPECT_EQ(fine.stuck_barrier, 0u);
+}
+
 TEST(Cooperative, CompletesOnlyAfterPublishedForksRan)
 {
    auto scheduler = make_scheduler(4, "default");
@@ -391,7 +435,7 @@ TEST(Cooperative, CompletesOnlyAfterPublishedForksRan)
    require_eventually([&] { return gated.entered.load() == 3; }, "ordinary work-groups entered");
    ForkAndLeave kernel(4);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<ForkAndLeave>, &kernel, kernel.context.data(), 4);
+      scheduler.get(), run_kernel<ForkAndLeave>, &kernel, kernel.context.data(), 4, nullptr);
    gated.open.store(true);
    wait_or_die(ordinary);
    const ck_launch_stats stats = wait_or_die(cooperative);
@@ -408,7 +452,7 @@ TEST(Cooperative, UnitCapGathersUnitsAndGivesThemBack)
    auto scheduler = make_scheduler(4, "default");
    Spinner kernel(4);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4);
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4, nullptr);
    require_eventually([&] { return kernel.running.load() == 4; },
                       "kernel.running.load() == 4", &kernel.context);
    ck_scheduler_set_unit_cap(scheduler.get(), 1);
@@ -439,7 +483,7 @@ TEST(Cooperative, CapPolicyLimitsTheInitialUnits)
    auto scheduler = make_scheduler(4, "cap:2");
    ActiveRecorder kernel(4);
    const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 4));
+      scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 4, nullptr));
    EXPECT_EQ(stats.max_active, 2u);
 }
 
@@ -455,14 +499,14 @@ TEST(Cooperative, CapFileSetsTheCap)
    ASSERT_TRUE(eventually([&] {
       ActiveRecorder probe(4);
       const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
-         scheduler.get(), run_kernel<ActiveRecorder>, &probe, probe.context.data(), 4));
+         scheduler.get(), run_kernel<ActiveRecorder>, &probe, probe.context.data(), 4, nullptr));
       return stats.max_active == 1;
    }));
    std::ofstream(path) << "3\n";
    ASSERT_TRUE(eventually([&] {
       ActiveRecorder probe(4);
       const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
-         scheduler.get(), run_kernel<ActiveRecorder>, &probe, probe.context.data(), 4));
+         scheduler.get(), run_kernel<ActiveRecorder>, &probe, probe.context.data(), 4, nullptr));
       return stats.max_active == 3;
    }));
    std::remove(path);
@@ -477,7 +521,7 @@ TEST(Cooperative, SeveralKernelsShareTheUnits)
       kernels.push_back(std::make_unique<WorkStealing>(4, 4000));
       launches.push_back(ck_scheduler_launch_cooperative(scheduler.get(), run_kernel<WorkStealing>,
                                                          kernels.back().get(),
-                                                         kernels.back()->context.data(), 4));
+                                                         kernels.back()->context.data(), 4, nullptr));
    }
    for (std::size_t i = 0; i < kernels.size(); ++i) {
       wait_or_die(launches[i]);
@@ -494,13 +538,13 @@ TEST(Cooperative, FreedUnitsAreSharedBetweenKernels)
    auto scheduler = make_scheduler(4, "default");
    Spinner first(8), second(8);
    ck_launch *first_launch = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Spinner>, &first, first.context.data(), 8);
+      scheduler.get(), run_kernel<Spinner>, &first, first.context.data(), 8, nullptr);
    require_eventually([&] { return first.running.load() == 4; }, "first kernel on all units",
                       &first.context);
    // The second kernel waits for a unit: the first gives one back. Its
    // context is read only once it runs (the scheduler initialises it).
    ck_launch *second_launch = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Spinner>, &second, second.context.data(), 8);
+      scheduler.get(), run_kernel<Spinner>, &second, second.context.data(), 8, nullptr);
    require_eventually([&] { return second.running.load() >= 1; }, "the second kernel started",
                       &first.context);
    require_eventually([&] { return first.active() == 3 && second.active() == 1; },
@@ -534,7 +578,7 @@ TEST(RandomPolicy, SeedsFollowThePolicySeedAndTheLaunchRank)
          ActiveRecorder kernel(2);
          wait_or_die(ck_scheduler_launch_cooperative(scheduler.get(),
                                                      run_kernel<ActiveRecorder>, &kernel,
-                                                     kernel.context.data(), 2));
+                                                     kernel.context.data(), 2, nullptr));
          seeds.push_back(kernel.context.word(CK_RANDOM_SEED).load());
       }
       return seeds;
@@ -556,7 +600,7 @@ TEST(RandomPolicy, RequestsEveryKillAndOffersEveryIdleUnit)
    auto scheduler = make_scheduler(4, "random:1");
    Spinner kernel(6);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 6);
+      scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 6, nullptr);
    require_eventually(
       [&] {
          return kernel.context.word(CK_KILLS).load() >= 20 &&
@@ -682,7 +726,7 @@ TEST(KillRequests, StandWhenTheDemandGoes)
    auto scheduler = make_scheduler(2, "default");
    Obedient kernel(2);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Obedient>, &kernel, kernel.context.data(), 2);
+      scheduler.get(), run_kernel<Obedient>, &kernel, kernel.context.data(), 2, nullptr);
    require_eventually([&] { return kernel.running.load() == 2; }, "both work-groups run",
                       &kernel.context);
    ck_scheduler_set_unit_cap(scheduler.get(), 1);
@@ -708,7 +752,7 @@ TEST(KillRequests, StopAtAReturnedWorkGroup)
    auto scheduler = make_scheduler(3, "default");
    Obedient kernel(3);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Obedient>, &kernel, kernel.context.data(), 3);
+      scheduler.get(), run_kernel<Obedient>, &kernel, kernel.context.data(), 3, nullptr);
    require_eventually([&] { return kernel.running.load() == 3; }, "three work-groups run",
                       &kernel.context);
    ck_scheduler_set_unit_cap(scheduler.get(), 1);
@@ -741,7 +785,7 @@ TEST(Trace, IsWellFormedChromeJson)
       auto scheduler = make_scheduler(4, "default", path.c_str());
       Spinner kernel(4);
       ck_launch *cooperative = ck_scheduler_launch_cooperative(
-         scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4);
+         scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4, nullptr);
       require_eventually([&] { return kernel.running.load() == 4; },
                       "kernel.running.load() == 4", &kernel.context);
       for (int round = 0; round < 3; ++round) {

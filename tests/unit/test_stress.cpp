@@ -78,7 +78,7 @@ ck_launch_stats run_under_random_policy(Kernel &kernel, uint64_t seed, bool with
    if (with_ordinary_load)
       load.emplace(scheduler.get(), 4);
    const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
-      scheduler.get(), run_kernel<Kernel>, &kernel, kernel.context.data(), max_groups));
+      scheduler.get(), run_kernel<Kernel>, &kernel, kernel.context.data(), max_groups, nullptr));
    std::printf("%s seed %llu: %.0f ms, %llu kills, %llu forks, M in [%u, %u], %u gathers "
                "(max %.2f ms)",
                label, (unsigned long long)seed, stats.run_ns / 1e6, (unsigned long long)stats.kills,
