@@ -36,6 +36,9 @@ constexpr unsigned LocalAddressSpace = 3;
 constexpr unsigned LocalAndGlobalMemFence = 1 | 2;
 constexpr unsigned SlotWords = CK_SLOT_BYTES / 4;
 constexpr AtomicOrdering SeqCst = AtomicOrdering::SequentiallyConsistent;
+/// emitResizeGather's result for a barrier that can never complete (the
+/// others are its decision, 0 or 1).
+constexpr unsigned ResizeStuck = 2;
 
 /// Appends one entry for the context parameter to a kernel_arg_* node.
 MDNode *extendKernelArgInfo(LLVMContext &Ctx, StringRef Kind, MDNode *Node) {
@@ -112,16 +115,19 @@ private:
   std::pair<Value *, Value *> emitArrive(IRBuilder<> &B);
   Value *generationChanged(IRBuilder<> &B, Value *State, Value *Generation);
   Value *allArrived(IRBuilder<> &B, Value *State);
-  void spinUntil(IRBuilder<> &B, const Twine &PollName, const Twine &WaitName,
-                 const Twine &DoneName, function_ref<Value *(IRBuilder<> &)> Ready);
-  void emitGlobalBarrierThread0(IRBuilder<> &B);
+  Value *barrierStuck(IRBuilder<> &B, Value *Generation);
+  Value *spinUntilOrStuck(IRBuilder<> &B, const Twine &Name, EmitFn Ready,
+                          EmitFn Stuck);
+  void recordStuck(IRBuilder<> &B);
+  Value *emitGlobalBarrierThread0(IRBuilder<> &B);
   Value *emitResizeKills(IRBuilder<> &B);
   Value *emitKillAndMeet(IRBuilder<> &B);
 
   // Whole builtins, run by every thread.
   void emitGlobalBarrier(IRBuilder<> &B);
-  void emitExitIf(IRBuilder<> &B, Value *Killed);
+  void emitExitIf(IRBuilder<> &B, Value *Leave);
   void recordReturn(ReturnInst &Return);
+  void setBarrierSite(const CallBase &Call, bool Resizing);
   void lowerBuiltin(CallBase &Call, Builtin Kind);
   void lowerGridQueries();
   void refreshKnownActive(BasicBlock::iterator Where);
@@ -143,7 +149,12 @@ private:
   /// barriers (see run()); null in the others.
   AllocaInst *KnownActive = nullptr;
   BasicBlock *Continuation = nullptr;
-  BasicBlock *KilledExit = nullptr;
+  BasicBlock *LeaveExit = nullptr;
+  /// The barrier call being lowered, as CK_STUCK_BARRIER and CK_STUCK_LINE
+  /// record it.
+  unsigned BarrierCalls = 0;
+  uint32_t BarrierSite = 0;
+  uint32_t BarrierLine = 0;
   SmallVector<std::pair<unsigned, BasicBlock *>, 4> ResumePoints;
 };
 
@@ -687,21 +698,57 @@ Value *KernelLowering::allArrived(IRBuilder<> &B, Value *State) {
   return B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS));
 }
 
-/// Polls until Ready (built in the poll block) holds, with the spin-wait
-/// hint between polls; B continues in the done block.
-void KernelLowering::spinUntil(IRBuilder<> &B, const Twine &PollName,
-                               const Twine &WaitName, const Twine &DoneName,
-                               function_ref<Value *(IRBuilder<> &)> Ready) {
-  BasicBlock *Poll = newBlock(PollName);
-  BasicBlock *Wait = newBlock(WaitName);
-  BasicBlock *Done = newBlock(DoneName);
+/// Whether the global barrier of generation \p Generation, at which this
+/// workgroup waits, can never complete: a workgroup returned from the kernel
+/// (it stays active, so every barrier needs it, and it can no longer
+/// arrive), and the barrier was still not released when read after that
+/// return. Read in this order, a return that followed the release (by a
+/// workgroup that passed this barrier) is not mistaken for one before it.
+Value *KernelLowering::barrierStuck(IRBuilder<> &B, Value *Generation) {
+  Value *Returned =
+      B.CreateICmpNE(load(B, CK_RETURNED_END), B.getInt32(0), "ck.returned");
+  Value *Unreleased = B.CreateICmpEQ(
+      B.CreateLShr(load(B, CK_BARRIER_ARRIVED), CK_BARRIER_GENERATION_SHIFT),
+      Generation, "ck.unreleased");
+  return B.CreateAnd(Returned, Unreleased, "ck.stuck");
+}
+
+/// Polls until \p Ready holds or \p Stuck does, with the spin-wait hint
+/// between polls; returns i1 stuck.
+Value *KernelLowering::spinUntilOrStuck(IRBuilder<> &B, const Twine &Name,
+                                        EmitFn Ready, EmitFn Stuck) {
+  BasicBlock *Poll = newBlock(Name);
+  BasicBlock *Check = newBlock(Name + ".check");
+  BasicBlock *Wait = newBlock(Name + ".spin");
+  BasicBlock *Done = newBlock(Name + ".done");
   B.CreateBr(Poll);
   B.SetInsertPoint(Poll);
-  B.CreateCondBr(Ready(B), Done, Wait);
+  B.CreateCondBr(Ready(B), Done, Check);
+  B.SetInsertPoint(Check);
+  B.CreateCondBr(Stuck(B), Done, Wait);
   B.SetInsertPoint(Wait);
   spinWait(B);
   B.CreateBr(Poll);
   B.SetInsertPoint(Done);
+  PHINode *Result = B.CreatePHI(B.getInt1Ty(), 2, "ck.stuck");
+  Result->addIncoming(B.getFalse(), Poll);
+  Result->addIncoming(B.getTrue(), Check);
+  return Result;
+}
+
+/// Records the barrier being lowered as the launch's stuck barrier, unless
+/// another workgroup recorded one first.
+void KernelLowering::recordStuck(IRBuilder<> &B) {
+  ifElse(
+      B,
+      compareExchange(B, CK_STUCK_BARRIER, B.getInt32(0),
+                      B.getInt32(BarrierSite)),
+      [&](IRBuilder<> &B) -> Value * {
+        atomicStore(B, B.getInt32(BarrierLine),
+                    headerWord(B, CK_STUCK_LINE));
+        return nullptr;
+      },
+      [](IRBuilder<> &) -> Value * { return nullptr; });
 }
 
 /// Arrive with an atomic add on CK_BARRIER_ARRIVED (generation << 16 |
@@ -709,11 +756,15 @@ void KernelLowering::spinUntil(IRBuilder<> &B, const Twine &PollName,
 /// changes. Whoever sees all M active workgroups arrived (M can drop while
 /// waiting: the top workgroup may be killed) releases everyone with a CAS
 /// from the state it read to the next generation with count 0; a waiter
-/// that read a state of an earlier generation fails its CAS.
-void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
+/// that read a state of an earlier generation fails its CAS. A waiter that
+/// finds the barrier stuck (barrierStuck) records it and leaves. Returns
+/// i32 1 if this workgroup must leave the kernel, else 0.
+Value *KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
   BasicBlock *Poll = newBlock("gbar.poll");
   BasicBlock *Check = newBlock("gbar.check");
   BasicBlock *Wait = newBlock("gbar.wait");
+  BasicBlock *Spin = newBlock("gbar.spin");
+  BasicBlock *Stuck = newBlock("gbar.stuck");
   BasicBlock *Release = newBlock("gbar.release");
   BasicBlock *Done = newBlock("gbar.done");
   auto [Generation, Released] = emitArrive(B);
@@ -727,14 +778,27 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
   B.CreateCondBr(allArrived(B, State), Release, Wait);
 
   B.SetInsertPoint(Wait);
+  B.CreateCondBr(barrierStuck(B, Generation), Stuck, Spin);
+
+  B.SetInsertPoint(Spin);
   spinWait(B);
   B.CreateBr(Poll);
+
+  B.SetInsertPoint(Stuck);
+  recordStuck(B);
+  BasicBlock *StuckEnd = B.GetInsertBlock();
+  B.CreateBr(Done);
 
   B.SetInsertPoint(Release);
   B.CreateCondBr(compareExchange(B, CK_BARRIER_ARRIVED, State, Released), Done,
                  Poll);
 
   B.SetInsertPoint(Done);
+  PHINode *Leave = B.CreatePHI(I32, 3, "ck.leave");
+  Leave->addIncoming(B.getInt32(0), Poll);
+  Leave->addIncoming(B.getInt32(0), Release);
+  Leave->addIncoming(B.getInt32(1), StuckEnd);
+  return Leave;
 }
 
 /// The first global barrier of a resizing barrier, for thread 0, released
@@ -745,49 +809,69 @@ void KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
 /// publishes F = M - W (CK_RESIZE_FIRST_DOOMED) and whether W > 0
 /// (CK_RESIZE_DECISION). Then it releases everyone, and only then writes
 /// the forked workgroups' slots, so that no new workgroup arrives at a
-/// barrier before this one is released. Returns the decision.
+/// barrier before this one is released. Returns the decision, or
+/// ResizeStuck if the barrier can never complete (barrierStuck; the master
+/// alone releases it, so for the master a return is enough).
 Value *KernelLowering::emitResizeGather(IRBuilder<> &B, unsigned ResumeId) {
   // Not a structured binding: the lambdas below capture them (C++20).
   const std::pair<Value *, Value *> Arrival = emitArrive(B);
   Value *Generation = Arrival.first, *Released = Arrival.second;
+  auto LeaveIfStuck = [&](IRBuilder<> &B, Value *Stuck, EmitFn Decide) {
+    return ifElse(
+        B, Stuck,
+        [&](IRBuilder<> &B) -> Value * {
+          recordStuck(B);
+          return B.getInt32(ResizeStuck);
+        },
+        Decide);
+  };
   return ifElse(
       B, B.CreateICmpEQ(groupId(B), B.getInt32(0), "ck.master"),
       [&](IRBuilder<> &B) {
-        spinUntil(B, "resize.gather", "resize.gather.wait", "resize.gathered",
-                  [&](IRBuilder<> &B) {
-                    return allArrived(B, load(B, CK_BARRIER_ARRIVED));
-                  });
-        Value *Decision = nullptr;
-        emitFork(B, ResumeId, [&](IRBuilder<> &B) {
-          Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
-          Kills->setName("ck.resize.kills");
-          Value *Active = load(B, CK_ACTIVE_GROUPS);
-          Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),
-                                        B.CreateSub(Active, Kills),
-                                        B.getInt32(0), "ck.first.doomed");
-          atomicStore(B, First, headerWord(B, CK_RESIZE_FIRST_DOOMED));
-          Decision = B.CreateZExt(B.CreateICmpNE(Kills, B.getInt32(0)), I32,
-                                  "ck.decision");
-          atomicStore(B, Decision, headerWord(B, CK_RESIZE_DECISION));
-          atomicStore(B, Released, headerWord(B, CK_BARRIER_ARRIVED));
+        Value *Stuck = spinUntilOrStuck(
+            B, "resize.gather",
+            [&](IRBuilder<> &B) {
+              return allArrived(B, load(B, CK_BARRIER_ARRIVED));
+            },
+            [&](IRBuilder<> &B) {
+              return B.CreateICmpNE(load(B, CK_RETURNED_END), B.getInt32(0));
+            });
+        return LeaveIfStuck(B, Stuck, [&](IRBuilder<> &B) {
+          Value *Decision = nullptr;
+          emitFork(B, ResumeId, [&](IRBuilder<> &B) {
+            Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
+            Kills->setName("ck.resize.kills");
+            Value *Active = load(B, CK_ACTIVE_GROUPS);
+            Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),
+                                          B.CreateSub(Active, Kills),
+                                          B.getInt32(0), "ck.first.doomed");
+            atomicStore(B, First, headerWord(B, CK_RESIZE_FIRST_DOOMED));
+            Decision = B.CreateZExt(B.CreateICmpNE(Kills, B.getInt32(0)), I32,
+                                    "ck.decision");
+            atomicStore(B, Decision, headerWord(B, CK_RESIZE_DECISION));
+            atomicStore(B, Released, headerWord(B, CK_BARRIER_ARRIVED));
+          });
+          return Decision;
         });
-        return Decision;
       },
       [&](IRBuilder<> &B) {
-        spinUntil(B, "resize.wait", "resize.wait.spin", "resize.released",
-                  [&](IRBuilder<> &B) {
-                    return generationChanged(
-                        B, load(B, CK_BARRIER_ARRIVED), Generation);
-                  });
-        return load(B, CK_RESIZE_DECISION);
+        Value *Stuck = spinUntilOrStuck(
+            B, "resize.wait",
+            [&](IRBuilder<> &B) {
+              return generationChanged(B, load(B, CK_BARRIER_ARRIVED),
+                                       Generation);
+            },
+            [&](IRBuilder<> &B) { return barrierStuck(B, Generation); });
+        return LeaveIfStuck(B, Stuck, [&](IRBuilder<> &B) {
+          return load(B, CK_RESIZE_DECISION);
+        });
       });
 }
 
 void KernelLowering::emitGlobalBarrier(IRBuilder<> &B) {
-  workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
-    emitGlobalBarrierThread0(B);
-    return nullptr;
-  });
+  emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
+               return emitGlobalBarrierThread0(B);
+             }));
 }
 
 /// After a resizing barrier, workgroups [F, M) (never workgroup 0) keep
@@ -844,15 +928,13 @@ Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
 /// The rest of a resizing barrier that kills, for thread 0: workgroups
 /// [F, M) offer to be killed (emitResizeKills), and the others meet at a
 /// global barrier, which completes once M has dropped to the survivors.
-/// Returns i32 killed.
+/// Returns i32 1 if this workgroup leaves the kernel (killed, or the
+/// barrier is stuck), else 0.
 Value *KernelLowering::emitKillAndMeet(IRBuilder<> &B) {
   return ifElse(
       B, emitResizeKills(B),
       [&](IRBuilder<> &B) -> Value * { return B.getInt32(1); },
-      [&](IRBuilder<> &B) -> Value * {
-        emitGlobalBarrierThread0(B);
-        return B.getInt32(0);
-      });
+      [&](IRBuilder<> &B) { return emitGlobalBarrierThread0(B); });
 }
 
 /// A return of the kernel function (not a kill): local thread 0 raises
@@ -873,14 +955,25 @@ void KernelLowering::recordReturn(ReturnInst &Return) {
   B.CreateBr(Exit);
 }
 
-void KernelLowering::emitExitIf(IRBuilder<> &B, Value *Killed) {
-  if (!KilledExit) {
-    KilledExit = BasicBlock::Create(Ctx, "ck.exit", &F);
-    ReturnInst::Create(Ctx, KilledExit);
+/// Leaves the kernel, without recording a return, if \p Leave (i1, or i32
+/// nonzero) holds: the workgroup was killed, or waited at a stuck barrier.
+void KernelLowering::emitExitIf(IRBuilder<> &B, Value *Leave) {
+  if (!LeaveExit) {
+    LeaveExit = BasicBlock::Create(Ctx, "ck.exit", &F);
+    ReturnInst::Create(Ctx, LeaveExit);
   }
   BasicBlock *Alive = newBlock("alive");
-  B.CreateCondBr(B.CreateICmpNE(Killed, B.getInt32(0)), KilledExit, Alive);
+  if (!Leave->getType()->isIntegerTy(1))
+    Leave = B.CreateICmpNE(Leave, B.getInt32(0));
+  B.CreateCondBr(Leave, LeaveExit, Alive);
   B.SetInsertPoint(Alive);
+}
+
+/// Numbers the barrier call \p Call for CK_STUCK_BARRIER and takes its line.
+void KernelLowering::setBarrierSite(const CallBase &Call, bool Resizing) {
+  BarrierSite = (++BarrierCalls & CK_STUCK_INDEX_MASK) |
+                (Resizing ? CK_STUCK_RESIZING : 0);
+  BarrierLine = Call.getDebugLoc() ? Call.getDebugLoc().getLine() : 0;
 }
 
 void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
@@ -910,6 +1003,7 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     break;
   }
   case Builtin::GlobalBarrier:
+    setBarrierSite(Call, /*Resizing=*/false);
     emitGlobalBarrier(B);
     break;
   case Builtin::ResizingGlobalBarrier: {
@@ -920,9 +1014,11 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     // barriers. Forked workgroups join there, after the first global
     // barrier; they read the decision like everyone else. The join point is
     // on the main path, so a fork point inside a loop stays inside it.
+    setBarrierSite(Call, /*Resizing=*/true);
     unsigned ResumeId = ResumePoints.size() + 1;
     Value *Decision = workgroupUniform(
         B, [&](IRBuilder<> &B) { return emitResizeGather(B, ResumeId); });
+    emitExitIf(B, B.CreateICmpEQ(Decision, B.getInt32(ResizeStuck), "ck.stuck"));
     BasicBlock *Join = newBlock("resize.join");
     B.CreateCondBr(B.CreateICmpNE(Decision, B.getInt32(0)), Join, Continuation);
     B.SetInsertPoint(Join);
@@ -1130,7 +1226,8 @@ void KernelLowering::run() {
         "ck.transmit.record");
   }
 
-  // The kernel's own returns, before the killed workgroups' exit exists.
+  // The kernel's own returns, before the exit of the workgroups that leave
+  // it (killed, or stuck at a barrier) exists.
   SmallVector<ReturnInst *, 2> Returns;
   for (BasicBlock &Block : F)
     if (auto *Return = dyn_cast<ReturnInst>(Block.getTerminator()))

@@ -85,6 +85,9 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: br label %ck.gbar.poll
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK-NEXT: %[[SHARED:.*]] = load i32, i32 addrspace(3)* @gbar.ck.broadcast
+; CHECK-NEXT: %[[GO:.*]] = icmp ne i32 %[[SHARED]], 0
+; CHECK-NEXT: br i1 %[[GO]], label %ck.exit, label %ck.alive
 ; CHECK: ck.gbar.poll:
 ; CHECK-NEXT: %[[SP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: %[[STATE:.*]] = load atomic i32, i32 addrspace(1)* %[[SP]] seq_cst
@@ -97,15 +100,41 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[M:.*]] = load atomic i32
 ; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %[[ARRIVED]], %[[M]]
 ; CHECK-NEXT: br i1 %[[ALL]], label %ck.gbar.release, label %ck.gbar.wait
-; Not all arrived: tell the driver that this thread waits, poll again.
+; Not all arrived: stuck if a work-group returned (word 13) and, read after
+; that, the generation is still ours; else tell the driver that this thread
+; waits, and poll again.
 ; CHECK: ck.gbar.wait:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK-NEXT: %[[RET:.*]] = load atomic i32
+; CHECK-NEXT: %[[RETURNED:ck.returned]] = icmp ne i32 %[[RET]], 0
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[AGAIN:.*]] = load atomic i32
+; CHECK-NEXT: %[[AGAINGEN:.*]] = lshr i32 %[[AGAIN]], 16
+; CHECK-NEXT: %[[SAME:.*]] = icmp eq i32 %[[AGAINGEN]], %[[GEN]]
+; CHECK-NEXT: %[[STUCK:.*]] = and i1 %[[RETURNED]], %[[SAME]]
+; CHECK-NEXT: br i1 %[[STUCK]], label %ck.gbar.stuck, label %ck.gbar.spin
+; CHECK: ck.gbar.spin:
 ; CHECK-NEXT: call spir_func void @__ck_spin_wait()
 ; CHECK-NEXT: br label %ck.gbar.poll
+; The first to find it stuck records barrier call 1 (word 14) and its line
+; (word 15, 0 without debug information); every work-group that finds it
+; stuck leaves the kernel.
+; CHECK: ck.gbar.stuck:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 14
+; CHECK-NEXT: %[[RECORD:.*]] = cmpxchg i32 addrspace(1)* %{{.*}}, i32 0, i32 1 seq_cst seq_cst
+; CHECK-NEXT: %[[FIRST:.*]] = extractvalue { i32, i1 } %[[RECORD]], 1
+; CHECK-NEXT: br i1 %[[FIRST]], label %[[LINE:.*]], label
 ; CHECK: ck.gbar.release:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: %[[CAS:.*]] = cmpxchg i32 addrspace(1)* %{{.*}}, i32 %[[STATE]], i32 %[[REL]] seq_cst seq_cst
 ; CHECK-NEXT: %[[OK:.*]] = extractvalue { i32, i1 } %[[CAS]], 1
 ; CHECK-NEXT: br i1 %[[OK]], label %ck.gbar.done, label %ck.gbar.poll
+; CHECK: ck.gbar.done:
+; CHECK-NEXT: %[[LEAVE:.*]] = phi i32 [ 0, %ck.gbar.poll ], [ 0, %ck.gbar.release ], [ 1, %{{.*}} ]
+; CHECK-NEXT: store i32 %[[LEAVE]], i32 addrspace(3)* @gbar.ck.broadcast
+; CHECK: [[LINE]]:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 15
+; CHECK-NEXT: store atomic i32 0, {{.*}} seq_cst
 ; query_kill_count
 ; CHECK: ck.thread01:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2

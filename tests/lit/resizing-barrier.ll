@@ -92,17 +92,19 @@ attributes #4 = { convergent }
 ; CHECK: %ck.master = icmp eq i32 %ck.group, 0
 ; CHECK-NEXT: br i1 %ck.master, label %[[MASTER:ck.then]], label %[[OTHERS:ck.else]]
 ; With nothing to kill, the barrier ends here.
+; Every work-group leaves if the barrier is stuck (2), goes on to the kill
+; phase if workgroup 0 decided to kill (1), and past the barrier if not (0).
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %ck.broadcast = load i32, i32 addrspace(3)* @resize.ck.broadcast
-; CHECK-NEXT: %[[KILLING:.*]] = icmp ne i32 %ck.broadcast, 0
-; CHECK-NEXT: br i1 %[[KILLING]], label %ck.resize.join, label %entry.ck.after
+; CHECK-NEXT: %[[STUCK:.*]] = icmp eq i32 %ck.broadcast, 2
+; CHECK-NEXT: br i1 %[[STUCK]], label %ck.exit, label %ck.alive
 ; CHECK: [[MASTER]]:
 ; CHECK-NEXT: br label %ck.resize.gather
 ; CHECK: [[OTHERS]]:
 ; CHECK-NEXT: br label %ck.resize.wait
 ; CHECK: ck.endif:
-; CHECK-NEXT: phi i32 [ %ck.decision, %ck.fork.done ], [ %{{.*}}, %ck.resize.released ]
+; CHECK-NEXT: phi i32 [ %[[MDEC:.*]], %[[MEND:.*]] ], [ %[[ODEC:.*]], %[[OEND:.*]] ]
 ; The master waits for all M (M can drop meanwhile) ...
 ; CHECK: ck.resize.gather:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
@@ -111,11 +113,25 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
 ; CHECK-NEXT: %[[M0:.*]] = load atomic i32
 ; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %ck.arrived, %[[M0]]
-; CHECK-NEXT: br i1 %[[ALL]], label %ck.resize.gathered, label %ck.resize.gather.wait
-; CHECK: ck.resize.gather.wait:
+; CHECK-NEXT: br i1 %[[ALL]], label %ck.resize.gather.done, label %ck.resize.gather.check
+; Not all arrived: the master alone releases this barrier, so a work-group
+; that returned (word 13) can never arrive; else wait.
+; CHECK: ck.resize.gather.check:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK-NEXT: %[[RET:.*]] = load atomic i32
+; CHECK-NEXT: %[[ANYRET:.*]] = icmp ne i32 %[[RET]], 0
+; CHECK-NEXT: br i1 %[[ANYRET]], label %ck.resize.gather.done, label %ck.resize.gather.spin
+; CHECK: ck.resize.gather.spin:
 ; CHECK-NEXT: call spir_func void @__ck_spin_wait()
+; CHECK: ck.resize.gather.done:
+; CHECK-NEXT: %[[MSTUCK:.*]] = phi i1 [ false, %ck.resize.gather ], [ true, %ck.resize.gather.check ]
+; CHECK-NEXT: br i1 %[[MSTUCK]], label %[[MRECORD:ck.then[0-9]+]], label %[[GATHERED:ck.else[0-9]+]]
+; Stuck: record resizing barrier call 1 (bit 31 set), decide 2.
+; CHECK: [[MRECORD]]:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 14
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %{{.*}}, i32 0, i32 -2147483647 seq_cst seq_cst
 ; ... then reserves the forks (one load when nothing is offered) ...
-; CHECK: ck.resize.gathered:
+; CHECK: [[GATHERED]]:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
 ; CHECK-NEXT: load atomic i32
 ; CHECK-NEXT: %ck.no.fork = icmp eq
@@ -154,20 +170,39 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: br i1 %[[NOFORK]], label %ck.fork.done, label %ck.fork.next
 ; CHECK: ck.fork.publish:
 ; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
-; The others wait for the next generation, then read the decision.
+; The others wait for the next generation, then read the decision; one
+; that finds a work-group returned (word 13) and then, read after that, the
+; generation still unchanged, finds the barrier stuck.
 ; CHECK: ck.resize.wait:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: %[[STATE2:.*]] = load atomic i32
 ; CHECK-NEXT: %[[GEN2:.*]] = lshr i32 %[[STATE2]], 16
 ; CHECK-NEXT: %[[NEW:.*]] = icmp ne i32 %[[GEN2]], %ck.generation
-; CHECK-NEXT: br i1 %[[NEW]], label %ck.resize.released, label %ck.resize.wait.spin
-; CHECK: ck.resize.released:
+; CHECK-NEXT: br i1 %[[NEW]], label %ck.resize.wait.done, label %ck.resize.wait.check
+; CHECK: ck.resize.wait.check:
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK-NEXT: %[[ORET:.*]] = load atomic i32
+; CHECK-NEXT: %[[OANYRET:.*]] = icmp ne i32 %[[ORET]], 0
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[STATE3:.*]] = load atomic i32
+; CHECK-NEXT: %[[GEN3:.*]] = lshr i32 %[[STATE3]], 16
+; CHECK-NEXT: %[[SAME:.*]] = icmp eq i32 %[[GEN3]], %ck.generation
+; CHECK-NEXT: %[[OSTUCK:.*]] = and i1 %[[OANYRET]], %[[SAME]]
+; CHECK-NEXT: br i1 %[[OSTUCK]], label %ck.resize.wait.done, label %ck.resize.wait.spin
+; CHECK: ck.resize.wait.done:
+; CHECK-NEXT: %[[OSTUCKPHI:.*]] = phi i1 [ false, %ck.resize.wait ], [ true, %ck.resize.wait.check ]
+; CHECK-NEXT: br i1 %[[OSTUCKPHI]], label %{{.*}}, label %[[RELEASED:ck.else[0-9]+]]
+; CHECK: [[RELEASED]]:
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
 ; CHECK-NEXT: load atomic i32
+; Past the barrier: on a decision to kill, to the kill phase.
+; CHECK: ck.alive:
+; CHECK-NEXT: %[[KILLING:.*]] = icmp ne i32 %ck.broadcast, 0
+; CHECK-NEXT: br i1 %[[KILLING]], label %ck.resize.join, label %entry.ck.after
 ; The rest, reached on a decision to kill and by forked groups: everyone
 ; reads the decision again.
 ; CHECK: ck.resize.join:
-; CHECK-SAME: preds = %ck.resume.1, %ck.uniform
+; CHECK-SAME: preds = %ck.resume.1, %ck.alive
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.thread0{{[0-9]+}}:
@@ -175,12 +210,13 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[D2:.*]] = load atomic i32
 ; CHECK-NEXT: %[[K2:.*]] = icmp ne i32 %[[D2]], 0
 ; CHECK-NEXT: br i1 %[[K2]], label %[[KAM:ck.then[0-9]+]], label %[[NOKILL:ck.else[0-9]+]]
-; Killed workgroups leave after the second workgroup barrier.
+; Killed workgroups (and those that found the second global barrier stuck)
+; leave after the second workgroup barrier.
 ; CHECK: ck.uniform{{[0-9]+}}:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %[[KB:.*]] = load i32, i32 addrspace(3)* @resize.ck.broadcast
 ; CHECK-NEXT: %[[KILLED:.*]] = icmp ne i32 %[[KB]], 0
-; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %ck.alive
+; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %[[ALIVE:ck.alive[0-9]+]]
 ; Kill phase: a group is doomed if its id is at least F.
 ; CHECK: [[KAM]]:
 ; CHECK: %[[GK:ck.group[0-9]*]] = trunc i64
@@ -220,10 +256,10 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: br label %ck.resize.offer
 ; Those not killed arrive at a second global barrier.
 ; CHECK: ck.gbar.poll:
-; CHECK: ck.alive:
+; CHECK: [[ALIVE]]:
 ; CHECK-NEXT: br label %entry.ck.after
 ; CHECK: entry.ck.after:
-; CHECK-SAME: preds = %ck.alive, %ck.uniform
+; CHECK-SAME: preds = %[[ALIVE]], %ck.alive
 ; CHECK: add nsw i32 %{{.*}}, 1
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
