@@ -46,6 +46,15 @@ extern "C" {
  * from the unit becoming free to the work-group starting on it. */
 #define CL_PROFILING_COOPERATIVE_FORK_TIMES_EXT 0x4F15
 
+/* Execution status (negative: an error) of a cooperative launch that ended
+ * early because a global barrier could never complete: a work-group had
+ * returned from the kernel, so it could not reach a barrier at which others
+ * waited (or that others reached later). The waiting work-groups leave the
+ * kernel; the implementation names the kernel and the barrier on stderr.
+ * clWaitForEvents on the event returns
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+#define CL_COOPERATIVE_BARRIER_STUCK_EXT (-1150)
+
 #ifdef __cplusplus
 }
 #endif

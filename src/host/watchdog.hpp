@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <initializer_list>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -36,10 +37,12 @@ private:
    {
       std::unique_lock<std::mutex> lock(mutex_);
       if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-         std::fflush(stdout); // what the process printed so far
-         std::fprintf(stderr, "DEADLOCK: %s did not finish within %lld ms\n", what_.c_str(),
-                      static_cast<long long>(limit.count()));
-         std::fflush(stderr);
+         // On stdout as well: a test may have redirected stderr.
+         for (FILE *out : {stdout, stderr}) {
+            std::fprintf(out, "DEADLOCK: %s did not finish within %lld ms\n", what_.c_str(),
+                         static_cast<long long>(limit.count()));
+            std::fflush(out);
+         }
          std::_Exit(3);
       }
    }

@@ -1,0 +1,247 @@
+// A global barrier that can never complete is an error, not a hang (the
+// spec's "Active work-groups"): a work-group that returned from the kernel
+// stays active, so a barrier that others wait at, or reach later, needs it
+// and never completes. The launch ends instead: its event's execution status
+// is CL_COOPERATIVE_BARRIER_STUCK_EXT, clWaitForEvents fails with
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_COMPLETE callbacks get
+// the error, stderr names the kernel and the barrier, and the next launch on
+// the same queue runs as usual.
+#include "CL/cl_ext_cooperative_kernels.h"
+#include "cl_host.hpp"
+#include "expect.hpp"
+#include "watchdog.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+const char *source = R"CLC(
+// The first work-group to count itself calls global_barrier() once more
+// than the others, which return: the decision is data, made uniform
+// through local memory, so the build cannot see it.
+kernel void extra_barrier(global uint *counter)
+{
+   local uint ticket;
+   if (get_local_id(0) == 0)
+      ticket = atomic_inc(counter);
+   barrier(CLK_LOCAL_MEM_FENCE);
+   if (ticket == 0)
+      global_barrier(); // stuck: extra_barrier
+}
+
+// counter[0] counts work-groups, counter[1] those past the last barrier;
+// the first to count itself returns early and notes its id in counter[2].
+bool counted_first(global uint *counter, local uint *ticket)
+{
+   if (get_local_id(0) == 0)
+      *ticket = atomic_inc(&counter[0]);
+   barrier(CLK_LOCAL_MEM_FENCE);
+   if (*ticket == 0 && get_local_id(0) == 0)
+      counter[2] = get_group_id(0);
+   return *ticket == 0;
+}
+
+// One work-group returns between two global barriers.
+kernel void returns_between_barriers(global uint *counter)
+{
+   local uint ticket;
+   global_barrier();
+   if (counted_first(counter, &ticket))
+      return;
+   global_barrier(); // stuck: returns_between_barriers
+   if (get_local_id(0) == 0)
+      atomic_inc(&counter[1]);
+}
+
+// One work-group returns before a resizing barrier.
+kernel void returns_before_resizing(global uint *counter)
+{
+   local uint ticket;
+   if (counted_first(counter, &ticket))
+      return;
+   resizing_global_barrier(); // stuck: returns_before_resizing
+   if (get_local_id(0) == 0)
+      atomic_inc(&counter[1]);
+}
+
+// A kernel that keeps the rules, launched after each stuck one: every
+// active work-group counts itself before the barrier.
+kernel void all_arrive(global uint *sum)
+{
+   if (get_local_id(0) == 0)
+      atomic_inc(&sum[0]);
+   global_barrier();
+   if (get_local_id(0) == 0 && get_group_id(0) == 0) {
+      sum[1] = atomic_or(&sum[0], 0);
+      sum[2] = get_num_groups(0);
+   }
+}
+)CLC";
+
+// Collects what the process writes on stderr while it lives.
+class StderrCapture {
+public:
+   StderrCapture() : file_(std::tmpfile()), saved_(dup(2))
+   {
+      std::fflush(stderr);
+      dup2(fileno(file_), 2);
+   }
+   ~StderrCapture() { std::fclose(file_); }
+   std::string finish()
+   {
+      std::fflush(stderr);
+      dup2(saved_, 2);
+      close(saved_);
+      std::string text;
+      std::rewind(file_);
+      for (int c; (c = std::fgetc(file_)) != EOF;)
+         text += char(c);
+      std::fputs(text.c_str(), stderr); // still shown in the test's log
+      return text;
+   }
+
+private:
+   FILE *file_;
+   int saved_;
+};
+
+struct Callback {
+   std::atomic<bool> called{false};
+   std::atomic<cl_int> status{1};
+};
+
+void CL_CALLBACK note_completion(cl_event, cl_int status, void *data)
+{
+   auto *callback = static_cast<Callback *>(data);
+   callback->status = status;
+   callback->called = true;
+}
+
+struct Case {
+   const char *kernel;
+   bool notes_leaver; // counted_first() above
+   const char *barrier; // the stuck barrier's kind and index, as stderr names it
+};
+
+// The line of the source that carries the comment "stuck: KERNEL".
+unsigned stuck_line(const char *kernel)
+{
+   const std::string text = source;
+   const size_t at = text.find(std::string("// stuck: ") + kernel + "\n");
+   return unsigned(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+}
+
+void run_stuck(cl_context context, cl_command_queue queue, cl_program program,
+               const Case &test, size_t groups)
+{
+   cl_host::Kernel kernel = cl_host::create_kernel(program, test.kernel);
+   cl_uint zeros[3] = {};
+   cl_host::Buffer counter =
+      cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(zeros), zeros);
+   cl_host::set_arg(kernel, 0, counter.get());
+   const size_t local = 4, global = local * groups;
+
+   StderrCapture capture;
+   cl_event raw_event = nullptr;
+   cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                         &raw_event),
+                  "clEnqueueNDRangeKernel");
+   cl_host::Event event(raw_event);
+   Callback callback;
+   cl_host::check(clSetEventCallback(event, CL_COMPLETE, note_completion, &callback),
+                  "clSetEventCallback");
+   cl_host::check(clFinish(queue), "clFinish");
+   const cl_int waited = clWaitForEvents(1, &raw_event);
+   for (int i = 0; i < 1000 && !callback.called; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+   const std::string printed = capture.finish();
+   const cl_int status = cl_host::event_status(event);
+
+   std::printf("%s, %zu work-groups: status %d, clWaitForEvents %s, callback %s %d\n",
+               test.kernel, groups, status, cl_host::error_name(waited),
+               callback.called ? "called with" : "not called", callback.status.load());
+   const std::string what = std::string(test.kernel) + ": ";
+   cl_host::expect(status == CL_COOPERATIVE_BARRIER_STUCK_EXT,
+                   what + "the event reports CL_COOPERATIVE_BARRIER_STUCK_EXT");
+   cl_host::expect(waited == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                   what + "clWaitForEvents fails with "
+                          "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST");
+   cl_host::expect(callback.called && callback.status == CL_COOPERATIVE_BARRIER_STUCK_EXT,
+                   what + "the CL_COMPLETE callback gets the error");
+   // The line where the frontend keeps debug information (Clover does).
+   const std::string named = std::string("kernel '") + test.kernel + "': " + test.barrier;
+   const std::string message = named + " can never complete";
+   const std::string with_line =
+      named + " (line " + std::to_string(stuck_line(test.kernel)) + ") can never complete";
+   cl_host::expect(printed.find(message) != std::string::npos ||
+                      printed.find(with_line) != std::string::npos,
+                   what + "stderr says \"" + message + "\" or \"" + with_line + "\"");
+   if (test.notes_leaver) {
+      const auto got = cl_host::read_buffer<cl_uint>(queue, counter, 3);
+      const std::string returned = "work-group " + std::to_string(got[2]) + " returned";
+      cl_host::expect(printed.find(returned) != std::string::npos,
+                      what + "stderr says \"" + returned + "\"");
+      cl_host::expect(got[1] == 0, what + "no work-group passed the stuck barrier");
+   }
+}
+
+void run_good(cl_context context, cl_command_queue queue, cl_program program, size_t groups)
+{
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "all_arrive");
+   cl_uint zeros[3] = {};
+   cl_host::Buffer sum =
+      cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(zeros), zeros);
+   cl_host::set_arg(kernel, 0, sum.get());
+   const size_t local = 4, global = local * groups;
+   cl_event raw_event = nullptr;
+   cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                         &raw_event),
+                  "clEnqueueNDRangeKernel");
+   cl_host::Event event(raw_event);
+   cl_host::check(clWaitForEvents(1, &raw_event), "clWaitForEvents");
+   const auto got = cl_host::read_buffer<cl_uint>(queue, sum, 3);
+   cl_host::expect(cl_host::event_status(event) == CL_COMPLETE && got[0] == got[2] &&
+                      got[1] == got[2] && got[2] >= 1 && got[2] <= groups,
+                   "the next launch on the queue completes, every active work-group at its "
+                   "barrier");
+}
+
+} // namespace
+
+int main()
+{
+   try {
+      cl_device_id device = cl_host::first_device();
+      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      cl_host::Context context = cl_host::create_context(device);
+      cl_host::Queue queue = cl_host::create_queue(context, device);
+      cl_host::Program program = cl_host::build_or_throw(context, device, source);
+      cl_host::Watchdog watchdog("the stuck barrier test", std::chrono::seconds(90));
+
+      const Case cases[] = {
+         {"extra_barrier", false, "global_barrier call 1"},
+         {"returns_between_barriers", true, "global_barrier call 2"},
+         {"returns_before_resizing", true, "resizing_global_barrier call 1"},
+      };
+      // As many work-groups as units, and more than units.
+      for (size_t groups : {size_t(units), size_t(2 * units + 1)}) {
+         for (const Case &test : cases) {
+            for (int repeat = 0; repeat < 3; ++repeat) {
+               run_stuck(context, queue, program, test, groups);
+               run_good(context, queue, program, groups);
+            }
+         }
+      }
+   } catch (const std::exception &error) {
+      std::fprintf(stderr, "stuck_barrier: %s\n", error.what());
+      return 1;
+   }
+   return cl_host::expectations_status();
+}
