@@ -3,6 +3,12 @@
  * code that the compiler plugin generates inside the kernel and the
  * workgroup scheduler in the driver.
  *
+ * Memory order: every access to the context, on both sides, is a
+ * sequentially consistent atomic (the generated code's LLVM atomics are
+ * seq_cst, the scheduler's std::atomic_ref accesses default to seq_cst).
+ * The one exception is the scheduler's relaxed look at a slot's ready flag,
+ * which it confirms with a seq_cst exchange before it reads the slot.
+ *
  * The context is one global-memory buffer per launch. The kernel reaches it
  * through a hidden kernel argument named CK_CONTEXT_ARG_NAME (a
  * `global uint *`) and touches it only with 32-bit atomic operations; the
@@ -139,8 +145,8 @@ ck_random_draw(unsigned int seed, unsigned int draw)
 #define CK_SLOT_BYTES 256
 #define CK_SLOT_RESUME_POINT 0 /* byte offset of the resume id (uint) */
 #define CK_SLOT_READY 4        /* byte offset of the ready flag (uint): the
-                                  forker sets it to 1 (release) once the slot
-                                  is written; the scheduler clears it when it
+                                  forker sets it to 1 after it wrote the
+                                  slot; the scheduler clears it when it
                                   starts the work-group */
 #define CK_SLOT_TRANSMIT 8     /* byte offset of the transmit record */
 #define CK_TRANSMIT_MAX_BYTES (CK_SLOT_BYTES - CK_SLOT_TRANSMIT)

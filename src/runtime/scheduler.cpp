@@ -4,6 +4,62 @@
 // work-groups. The kernels' side of the protocol is lock-free atomics on the
 // launch context (ck/context.h), which the scheduler reads and writes with
 // std::atomic_ref. A parked unit polls its kernel's context without the lock.
+//
+// Units. Each unit is a thread with a task:
+//   None      idle, on idle_: polls `assigned` briefly, then sleeps on `wake`
+//   Ordinary  runs one work-group of an ordinary launch
+//   Group     runs one work-group of a cooperative launch (counted in its
+//             `running`)
+//   Park      holds a fork offer of a cooperative launch (counted in its
+//             `parked`): polls the context until a fork is published, then
+//             runs it as a Group, or leaves (withdraws) if it can take its
+//             offer back before the kernel takes it
+//   Exit      leaves the thread (scheduler destruction)
+// Only dispatch() gives tasks (assign()), always to idle units, and every task
+// ends with the unit idle again and dispatch() run.
+//
+// Cooperative launches. queued (cooperative_queue_; the context untouched)
+// -> running (start_cooperative(): context initialised, M0 work-groups
+// assigned, in cooperative_running_, live()) -> finished (no work-group runs
+// and every published fork has started: `finished` set, requests and wanted
+// withdrawals dropped, parked units leave) -> done (the last parked unit
+// left: complete() fills the statistics, calls the completion callback and
+// wakes the waiters) -> freed by ck_launch_wait(). Ordinary launches: queued
+// while they have work-groups to hand out, done when the last one returned.
+//
+// Guards. mutex_ guards the scheduler and every field of every launch,
+// with these exceptions: `done`, `finished`, `forks_started` and
+// `withdrawals_wanted` are atomics written under the lock and read without
+// it by waiters and parked units (as hints that they confirm under the
+// lock, or as final states); Unit::assigned is a polling hint. The context
+// words belong to the kernel and the scheduler together: every access on
+// both sides is sequentially consistent (ck/context.h).
+//
+// Invariants of a running launch, whenever the lock is held (M is
+// CK_ACTIVE_GROUPS, N max_groups, offers CK_FORK_OFFERS, published
+// CK_FORKS_PUBLISHED; check_invariants() asserts them in debug builds):
+//   1 <= M <= N            work-group 0 is never killed; a fork takes at
+//                          most N - M ids
+//   M + offers <= N        a unit is offered only while M + parked < N, and
+//                          a fork turns offers into ids one for one
+//   offers + (published - forks_started) <= parked
+//                          behind every outstanding offer and every
+//                          published fork not yet claimed is a parked unit
+//   withdrawals_wanted <= parked (until finished)
+//                          withdrawals are asked only of parked units, and
+//                          a unit withdraws, or claims a fork and trims the
+//                          wanted withdrawals to the units left, under the
+//                          lock
+//   CK_KILL_REQUESTS <= kills_asked (until finished)
+//                          the kernel consumes requests or gives back those
+//                          it could not use; the scheduler forgets a
+//                          consumed one when the killed work-group's unit
+//                          comes back (note_return)
+// Requests are posted only within kill_room(): kills_asked stays within the
+// M - 1 work-groups above work-group 0, and above the highest one that
+// returned (it stays active but never offers again). Every unit taken is
+// given back: a parked unit leaves when its launch has finished, and a
+// launch completes only once none is parked.
 
 #include "ck/scheduler.h"
 
@@ -16,6 +72,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -154,6 +211,7 @@ private:
    void end_gather(ck_launch &kernel);
    void sample_active(ck_launch &kernel);
    void finish_if_done(ck_launch &kernel);
+   void check_invariants(const ck_launch &kernel) const;
    void complete(ck_launch &launch);
    void print_stats(const ck_launch &launch) const;
    static void report_stuck_barrier(const ck_launch &launch);
@@ -374,23 +432,38 @@ void ck_scheduler::run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned
    note_return(kernel);
 }
 
+// A parked unit polls its kernel's context without the lock until a fork
+// is published for it or it may leave: the launch finished, or the
+// scheduler wants a unit back. Leaving takes the lock, so that
+// withdrawals_wanted and parked change together.
 void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
 {
    lock.unlock();
    ck::Backoff backoff;
    std::optional<uint32_t> group;
-   while (!(group = claim_published_group(kernel)) && !try_withdraw(kernel))
+   for (;;) {
+      if ((group = claim_published_group(kernel))) {
+         lock.lock();
+         break;
+      }
+      if (!live(kernel) || kernel.withdrawals_wanted.load() > 0) {
+         lock.lock();
+         if (try_withdraw(kernel))
+            break;
+         lock.unlock();
+      }
       backoff.pause();
-   lock.lock();
+   }
    --kernel.parked;
    if (!group) {
+      check_invariants(kernel);
       finish_if_done(kernel);
       return;
    }
    // A withdrawal this unit can no longer make falls to the other parked
    // units; none stays pending beyond them (it would count as coming).
-   const uint32_t wanted = kernel.withdrawals_wanted.load();
-   take_up_to(kernel.withdrawals_wanted, wanted - std::min(wanted, uint32_t(kernel.parked)));
+   kernel.withdrawals_wanted.store(
+      std::min(kernel.withdrawals_wanted.load(), uint32_t(kernel.parked)));
    ++kernel.running;
    ++kernel.forks_started;
    record_fork_latency(kernel.stats, nanoseconds(Clock::now() - unit.free_since));
@@ -415,17 +488,19 @@ std::optional<uint32_t> ck_scheduler::claim_published_group(ck_launch &kernel)
    return std::nullopt;
 }
 
+// With the lock held: a parked unit leaves if the launch finished or a
+// withdrawal is wanted, and it can take its offer back first; if the
+// kernel took the offer, the unit must serve the fork.
 bool ck_scheduler::try_withdraw(ck_launch &kernel)
 {
-   const bool asked = !kernel.finished.load();
-   if (asked && take_up_to(kernel.withdrawals_wanted, 1) == 0)
+   const bool asked = live(kernel);
+   if (asked && kernel.withdrawals_wanted.load() == 0)
       return false;
-   if (take_up_to(header_word(kernel.context, CK_FORK_OFFERS), 1) == 1)
-      return true;
-   // The kernel took the offer: this unit must serve the fork.
+   if (take_up_to(header_word(kernel.context, CK_FORK_OFFERS), 1) == 0)
+      return false;
    if (asked)
-      kernel.withdrawals_wanted.fetch_add(1);
-   return false;
+      kernel.withdrawals_wanted.fetch_sub(1);
+   return true;
 }
 
 void ck_scheduler::assign(Unit::Task task, ck_launch &launch, unsigned group)
@@ -468,6 +543,8 @@ void ck_scheduler::dispatch()
    if (random_policy())
       request_every_kill();
    offer_idle_units();
+   for (const ck_launch *kernel : cooperative_running_)
+      check_invariants(*kernel);
 }
 
 void ck_scheduler::start_cooperative(ck_launch &kernel)
@@ -643,6 +720,7 @@ void ck_scheduler::note_return(ck_launch &kernel)
    if (live(kernel))
       withdraw_unmeetable_kills(kernel);
    sample_active(kernel);
+   check_invariants(kernel);
    finish_if_done(kernel);
 }
 
@@ -683,6 +761,30 @@ void ck_scheduler::sample_active(ck_launch &kernel)
       trace_->active_groups(kernel.id, Clock::now(), active);
       kernel.traced_active = active;
    }
+}
+
+// Invariants of a running cooperative launch that hold whenever the lock is
+// held (the top of this file explains them); asserted in debug builds. The
+// kernel changes the context words concurrently, only in ways that keep
+// each inequality true for a later read of its right-hand word: read in
+// this order, the words cannot make a true invariant look false.
+void ck_scheduler::check_invariants(const ck_launch &kernel) const
+{
+#ifndef NDEBUG
+   uint32_t *context = kernel.context;
+   const uint32_t published = header_word(context, CK_FORKS_PUBLISHED).load();
+   const uint32_t active = header_word(context, CK_ACTIVE_GROUPS).load();
+   const uint32_t offers = header_word(context, CK_FORK_OFFERS).load();
+   assert(active >= 1 && active <= kernel.max_groups);
+   assert(active + offers <= kernel.max_groups);
+   assert(offers + (published - kernel.forks_started.load()) <= kernel.parked);
+   if (live(kernel)) {
+      assert(kernel.withdrawals_wanted.load() <= kernel.parked);
+      assert(header_word(context, CK_KILL_REQUESTS).load() <= kernel.kills_asked);
+   }
+#else
+   (void)kernel;
+#endif
 }
 
 // Only a running work-group publishes forks, so once none runs and every
