@@ -6,8 +6,9 @@ usage: tools/ck test [--no-piglit]
 
 Builds if needed, then runs every test the project has:
   1. unit tests (meson test --suite unit: GoogleTest, lit/FileCheck), the
-     scheduler's tests again under ThreadSanitizer and AddressSanitizer, and
-     the tests of the build pipeline itself (--suite tools);
+     protocol's model checked with spin (--suite model), the scheduler's
+     tests again under ThreadSanitizer and AddressSanitizer, and the tests
+     of the build pipeline itself (--suite tools);
   2. the project's OpenCL tests on the patched Mesa (meson test --suite opencl:
      host programs and piglit-format .cl tests run by cl-program-tester),
      once through each frontend: Clover, then rusticl;
@@ -83,6 +84,7 @@ cmd_test() {
    build_if_needed
    TOTAL_PASSED=0 TOTAL_FAILED=0
    run_meson_suite unit
+   run_meson_suite model
    run_sanitized_scheduler_tests thread
    run_sanitized_scheduler_tests address
    CK_BUILD_DIR=$CK_BUILD run_meson_suite tools

@@ -49,6 +49,8 @@ CK_PACKAGES=(
    # OpenCL loader and headers, tests and plots
    ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo piglit
    libgtest-dev googletest python3-matplotlib
+   # the protocol model (tests/model)
+   spin
 )
 
 # Install whatever of CK_PACKAGES is missing. Quiet when nothing is.

@@ -1,0 +1,96 @@
+#!/bin/bash
+# Model-checks the kernel-scheduler protocol (protocol.pml) with spin:
+#   check.sh             every kernel and policy, N <= 4 work-groups on 2-3
+#                        units, exhaustively: assertions and valid end states,
+#                        then non-progress cycles under weak fairness, except
+#                        the latter for the steal kernel on 3 units under
+#                        the default and random policies
+#   check.sh --full      those as well (3.5 to 8.5 minutes and up to 7 GB
+#                        each; docs/protocol-model.md has the results)
+#   check.sh --mutants   each mutation of the model must make spin fail
+# Prints one line per run; exits nonzero if any check fails.
+set -euo pipefail
+
+model=$(cd "$(dirname "$0")" && pwd)/protocol.pml
+work=$(mktemp -d "${TMPDIR:-/tmp}/ck-model.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# run MODE DEFINES...: MODE is safety or liveness; prints the verdict and
+# returns 0 if spin found no error.
+run() {
+   local mode=$1 flags out
+   shift
+   spin "$@" -a "$model" >spin.log 2>&1 || { cat spin.log >&2; return 2; }
+   if [ "$mode" = safety ]; then
+      flags=(-DSAFETY)
+   else
+      flags=(-DNP -DNFAIR=3)
+   fi
+   # An optimised verifier and a large hash table pay only for the large
+   # state spaces (the steal kernel on 3 units).
+   local optimise=-O0 hash=-w20
+   [[ "$*" == *KERNEL_STEAL*UNITS=3* ]] && optimise=-O2 hash=-w26
+   gcc $optimise -w -DCOLLAPSE -DMEMLIM=16000 "${flags[@]}" -o pan pan.c
+   if [ "$mode" = safety ]; then
+      out=$(./pan -m2000000 $hash 2>&1) || true
+   else
+      out=$(./pan -m2000000 $hash -l -f 2>&1) || true
+   fi
+   local errors states seconds
+   errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$out")
+   states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' <<<"$out")
+   seconds=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\).*/\1/p' <<<"$out")
+   if grep -q 'Search not completed\|out of memory' <<<"$out" && [ "${errors:-1}" = 0 ]; then
+      errors=incomplete
+   fi
+   printf '%-8s %-40s %s errors, %s states, %s s' "$mode" "$*" "${errors:-?}" \
+      "${states:-?}" "${seconds:-?}"
+   if [ "${errors:-1}" != 0 ]; then
+      # The first violation, as spin replays it.
+      printf ': %s' "$(grep -m1 -E 'assertion violated|invalid end state|non-progress cycle|acceptance cycle|incomplete' <<<"$out" || echo "$errors")"
+      echo
+      return 1
+   fi
+   echo
+}
+
+failed=0
+if [ "${1:-}" = --mutants ]; then
+   # Each mutation in a configuration where it matters: spin must find a
+   # violation (run returns 1; 2 is a model that does not compile).
+   while read -r mode defines; do
+      rc=0
+      # shellcheck disable=SC2086
+      run "$mode" $defines || rc=$?
+      if [ "$rc" -ne 1 ]; then
+         echo "MUTANT NOT CAUGHT: $defines" >&2
+         failed=1
+      fi
+   done <<'EOF'
+safety -DKERNEL_STEAL -DPOLICY_NEVER -DN=3 -DUNITS=3 -DMUTATE_STALE_RELEASE
+safety -DKERNEL_STEAL -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_STALE_RELEASE
+safety -DKERNEL_RESIZE -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_STALE_M
+safety -DKERNEL_RESIZE -DPOLICY_DEFAULT -DN=4 -DUNITS=3 -DMUTATE_PUBLISH_BEFORE_RELEASE
+EOF
+   exit $failed
+fi
+
+full=0
+[ "${1:-}" = --full ] && full=1
+for kernel in STEAL RESIZE; do
+   for policy in NEVER DEFAULT RANDOM; do
+      for size in "2 2" "3 2" "4 2" "3 3" "4 3"; do
+         read -r n units <<<"$size"
+         defines=(-DKERNEL_$kernel -DPOLICY_$policy -DN="$n" -DUNITS="$units")
+         run safety "${defines[@]}" || failed=1
+         if [ $full -eq 0 ] && [ $kernel = STEAL ] && [ $policy != NEVER ] &&
+               [ "$units" = 3 ]; then
+            echo "liveness ${defines[*]}: left to check.sh --full"
+            continue
+         fi
+         run liveness "${defines[@]}" || failed=1
+      done
+   done
+done
+exit $failed
