@@ -1,0 +1,333 @@
+/*
+ * The kernel side of the cooperative-kernel protocol (kernel_side.h). The
+ * scheduler's side is src/runtime/scheduler.cpp; tests/model/protocol.pml
+ * models both and spin checks it.
+ *
+ * Rules this code keeps:
+ *  - Every access to the context is one seq_cst atomic of atomics.h, and
+ *    each statement makes at most one, so that their order is the order in
+ *    the source (C leaves the order of operands unspecified).
+ *  - Only the work-group that holds the top id, M - 1, and never work-group
+ *    0, can be killed: a kill is a claim of a request and a CAS of M from
+ *    the M it read.
+ *  - Forked work-groups get the ids [M, M + k), reserved by an atomic add on
+ *    M; the scheduler starts one only once its slot is published.
+ *  - CK_BARRIER_ARRIVED holds a barrier's generation and arrival count in
+ *    one word, so that a release CAS from a stale state fails.
+ */
+#include "kernel_side.h"
+
+#include "ck/context.h"
+
+static CK_GLOBAL ck_word *
+header_word(CK_GLOBAL ck_word *ctx, enum ck_context_word word)
+{
+   return ctx + word;
+}
+
+static ck_word
+load(CK_GLOBAL ck_word *ctx, enum ck_context_word word)
+{
+   return __ck_atomic_load(header_word(ctx, word));
+}
+
+static void
+store(CK_GLOBAL ck_word *ctx, enum ck_context_word word, ck_word value)
+{
+   __ck_atomic_store(header_word(ctx, word), value);
+}
+
+static ck_word
+add(CK_GLOBAL ck_word *ctx, enum ck_context_word word, ck_word amount)
+{
+   return __ck_atomic_add(header_word(ctx, word), amount);
+}
+
+static ck_word
+compare_exchange(CK_GLOBAL ck_word *ctx, enum ck_context_word word, ck_word expected,
+                 ck_word desired)
+{
+   return __ck_atomic_compare_exchange(header_word(ctx, word), expected, desired);
+}
+
+/* Word `byte_offset / 4` of work-group `group`'s slot. */
+static CK_GLOBAL ck_word *
+slot_word(CK_GLOBAL ck_word *ctx, ck_word group, ck_word byte_offset)
+{
+   return ctx + CK_HEADER_WORDS + (unsigned long)group * (CK_SLOT_BYTES / 4) + byte_offset / 4;
+}
+
+/* Under the random policy (CK_RANDOM_SEED is not 0) the launch's next draw
+ * in [0, bound]; otherwise bound. Only slow paths call this: the scheduler
+ * offered something. */
+static ck_word
+random_choice(CK_GLOBAL ck_word *ctx, ck_word bound)
+{
+   const ck_word seed = load(ctx, CK_RANDOM_SEED);
+   if (seed == 0)
+      return bound;
+   const ck_word draw = add(ctx, CK_RANDOM_DRAWS, 1);
+   return ck_random_draw(seed, draw) % (bound + 1);
+}
+
+/* The top active work-group (never work-group 0) claims a kill request and
+ * retires itself by a CAS of M; if M moved meanwhile it gives the request
+ * back. 1 if killed.
+ *
+ * From offer_kill (`from_offer_kill`), under the random policy the top
+ * work-group first draws whether to accept at all, and any other
+ * work-group spin-waits once: a kill is wanted that only the top one can
+ * grant, and when work-groups outnumber CPUs it may be waiting for one.
+ * (The kill phase, the other caller, waits in its own loop.) */
+static ck_word
+kill_slow_path(CK_GLOBAL ck_word *ctx, ck_word group, int from_offer_kill)
+{
+   const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
+   if (group == 0 || group + 1 != active) {
+      if (from_offer_kill)
+         __ck_spin_wait();
+      return 0;
+   }
+   if (from_offer_kill && random_choice(ctx, 1) == 0)
+      return 0;
+   for (;;) {
+      const ck_word requests = load(ctx, CK_KILL_REQUESTS);
+      if (requests == 0)
+         return 0;
+      if (compare_exchange(ctx, CK_KILL_REQUESTS, requests, requests - 1))
+         break;
+   }
+   if (!compare_exchange(ctx, CK_ACTIVE_GROUPS, active, active - 1)) {
+      add(ctx, CK_KILL_REQUESTS, 1);
+      return 0;
+   }
+   add(ctx, CK_KILLS, 1);
+   return 1;
+}
+
+/* One atomic load when no kill is requested. */
+ck_word
+__ck_offer_kill(CK_GLOBAL ck_word *ctx, ck_word group)
+{
+   if (load(ctx, CK_KILL_REQUESTS) == 0)
+      return 0;
+   return kill_slow_path(ctx, group, 1);
+}
+
+/* One atomic load when nothing is offered. Otherwise takes the offers,
+ * keeps k = min(offers, N - M) (under the random policy a draw in [0, that])
+ * and gives the rest back, then reserves [M, M + k) with an atomic add on M
+ * (the scheduler never offers more than N - M). */
+ck_word
+__ck_fork_reserve(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *first)
+{
+   *first = 0;
+   if (load(ctx, CK_FORK_OFFERS) == 0)
+      return 0;
+   const ck_word offers = __ck_atomic_exchange(header_word(ctx, CK_FORK_OFFERS), 0);
+   const ck_word max_groups = load(ctx, CK_MAX_GROUPS);
+   const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
+   const ck_word room = max_groups > active ? max_groups - active : 0;
+   const ck_word forks = random_choice(ctx, offers < room ? offers : room);
+   if (offers > forks)
+      add(ctx, CK_FORK_OFFERS, offers - forks);
+   *first = add(ctx, CK_ACTIVE_GROUPS, forks);
+   return forks;
+}
+
+/* Each slot is complete (transmit record, resume point) before its ready
+ * flag is set and the doorbell CK_FORKS_PUBLISHED rung. Never writes past
+ * slot N - 1, even if M went past N (a scheduler bug). */
+void
+__ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
+                  ck_word resume_point, const CK_PRIVATE ck_word *record,
+                  ck_word record_words)
+{
+   const ck_word max_groups = load(ctx, CK_MAX_GROUPS);
+   const ck_word end = first + count < max_groups ? first + count : max_groups;
+   for (ck_word group = first; group < end; ++group) {
+      for (ck_word word = 0; word < record_words; ++word)
+         __ck_atomic_store(slot_word(ctx, group, CK_SLOT_TRANSMIT + 4 * word), record[word]);
+      __ck_atomic_store(slot_word(ctx, group, CK_SLOT_RESUME_POINT), resume_point);
+      __ck_atomic_store(slot_word(ctx, group, CK_SLOT_READY), 1);
+      add(ctx, CK_FORKS_PUBLISHED, 1);
+   }
+   add(ctx, CK_FORKS, count);
+}
+
+/* Arrives at a global barrier (an atomic add of 1 on CK_BARRIER_ARRIVED);
+ * returns the barrier's generation. */
+static ck_word
+arrive(CK_GLOBAL ck_word *ctx)
+{
+   return add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
+}
+
+/* The state that releases the barrier of `generation`: the next generation
+ * (modulo 2^16), count 0. */
+static ck_word
+released(ck_word generation)
+{
+   return (generation + 1) << CK_BARRIER_GENERATION_SHIFT;
+}
+
+static int
+generation_changed(ck_word state, ck_word generation)
+{
+   return state >> CK_BARRIER_GENERATION_SHIFT != generation;
+}
+
+/* Whether barrier state `state` counts all M active work-groups arrived (M
+ * read after the state: it can drop while they wait, when the top
+ * work-group is killed). */
+static int
+all_arrived(CK_GLOBAL ck_word *ctx, ck_word state)
+{
+   const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
+   return (state & CK_BARRIER_COUNT_MASK) >= active;
+}
+
+/* Whether the barrier of `generation`, at which this work-group waits, can
+ * never complete: a work-group returned from the kernel (it stays active,
+ * so every barrier needs it, and it can no longer arrive), and the barrier
+ * was still not released when read after that return. Read in this order,
+ * a return that followed the release (by a work-group that passed this
+ * barrier) is not mistaken for one before it. */
+static int
+barrier_stuck(CK_GLOBAL ck_word *ctx, ck_word generation)
+{
+   if (load(ctx, CK_RETURNED_END) == 0)
+      return 0;
+   return !generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation);
+}
+
+/* Records the barrier call `site` as the launch's stuck barrier, unless
+ * another work-group recorded one first. */
+static void
+record_stuck(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
+{
+   if (compare_exchange(ctx, CK_STUCK_BARRIER, 0, site))
+      store(ctx, CK_STUCK_LINE, line);
+}
+
+/* Arrive, then poll until the generation changes. Whoever sees all M
+ * active work-groups arrived releases everyone with a CAS from the state it
+ * read; a waiter that read a state of an earlier generation fails its
+ * CAS. */
+ck_word
+__ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
+{
+   const ck_word generation = arrive(ctx);
+   for (;;) {
+      const ck_word state = load(ctx, CK_BARRIER_ARRIVED);
+      if (generation_changed(state, generation))
+         return 0;
+      if (all_arrived(ctx, state)) {
+         if (compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation)))
+            return 0;
+         continue;
+      }
+      if (barrier_stuck(ctx, generation)) {
+         record_stuck(ctx, site, line);
+         return 1;
+      }
+      __ck_spin_wait();
+   }
+}
+
+/* Work-group 0 (FSE'17 4.2's master) alone releases the first barrier of a
+ * resizing barrier: it waits until all M have arrived, and while they wait
+ * (M cannot change) reserves the forks, draws the kills W from the query
+ * (under the random policy) and publishes F = M - W
+ * (CK_RESIZE_FIRST_DOOMED) and whether W > 0 (CK_RESIZE_DECISION). Then it
+ * releases everyone; its caller writes the forked work-groups' slots only
+ * after that, so that no new work-group arrives at the barrier being
+ * released. For the master a return from the kernel is enough to make the
+ * barrier stuck: no one else releases it. */
+ck_word
+__ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line,
+                   CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
+{
+   const ck_word generation = arrive(ctx);
+   *first = 0;
+   *forks = 0;
+   if (group != 0) {
+      while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
+         if (barrier_stuck(ctx, generation)) {
+            record_stuck(ctx, site, line);
+            return CK_RESIZE_STUCK;
+         }
+         __ck_spin_wait();
+      }
+      return load(ctx, CK_RESIZE_DECISION);
+   }
+   while (!all_arrived(ctx, load(ctx, CK_BARRIER_ARRIVED))) {
+      if (load(ctx, CK_RETURNED_END) != 0) {
+         record_stuck(ctx, site, line);
+         return CK_RESIZE_STUCK;
+      }
+      __ck_spin_wait();
+   }
+   *forks = __ck_fork_reserve(ctx, first);
+   const ck_word kills = random_choice(ctx, load(ctx, CK_KILL_REQUESTS));
+   const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
+   store(ctx, CK_RESIZE_FIRST_DOOMED, active > kills ? active - kills : 0);
+   const ck_word decision = kills != 0;
+   store(ctx, CK_RESIZE_DECISION, decision);
+   store(ctx, CK_BARRIER_ARRIVED, released(generation));
+   return decision;
+}
+
+/* A doomed work-group that stops un-killed sets F to CK_RESIZE_NONE_DOOMED,
+ * which stops the others: once the top one has stopped, no lower one can
+ * be killed, and one still offering would spin as long as kills are
+ * requested. F, not M - W, decides who is doomed: a work-group that read M
+ * after the top ones were killed would count itself doomed wrongly. */
+ck_word
+__ck_resize_kills(CK_GLOBAL ck_word *ctx, ck_word group)
+{
+   if (group == 0 || group < load(ctx, CK_RESIZE_FIRST_DOOMED))
+      return 0;
+   while (load(ctx, CK_KILL_REQUESTS) != 0 &&
+          load(ctx, CK_RESIZE_FIRST_DOOMED) != CK_RESIZE_NONE_DOOMED) {
+      if (kill_slow_path(ctx, group, 0))
+         return 1;
+      __ck_spin_wait();
+   }
+   store(ctx, CK_RESIZE_FIRST_DOOMED, CK_RESIZE_NONE_DOOMED);
+   return 0;
+}
+
+/* The second global barrier completes only once M has dropped to the
+ * survivors, so that get_num_groups() right after the resizing barrier never
+ * counts doomed work-groups, whose share of the work would be lost. */
+ck_word
+__ck_resize_join(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line)
+{
+   if (load(ctx, CK_RESIZE_DECISION) == 0)
+      return 0;
+   if (__ck_resize_kills(ctx, group))
+      return 1;
+   return __ck_global_barrier(ctx, site, line);
+}
+
+ck_word
+__ck_query_kill_count(CK_GLOBAL ck_word *ctx)
+{
+   return load(ctx, CK_KILL_REQUESTS);
+}
+
+ck_word
+__ck_active_groups(CK_GLOBAL ck_word *ctx)
+{
+   return load(ctx, CK_ACTIVE_GROUPS);
+}
+
+/* CK_RETURNED_END becomes at least group + 1: the work-group stays active,
+ * so the scheduler stops asking for kills that only it could let through,
+ * and barriers that wait for it can tell that they never complete. */
+void
+__ck_record_return(CK_GLOBAL ck_word *ctx, ck_word group)
+{
+   __ck_atomic_max(header_word(ctx, CK_RETURNED_END), group + 1);
+}
