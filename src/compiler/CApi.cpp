@@ -12,7 +12,14 @@
 int ck_lower_module(LLVMModuleRef module, char **log) {
   std::string Log;
   bool Changed = false;
-  bool Ok = ck::lowerCooperativeKernels(*llvm::unwrap(module), Log, Changed);
+  llvm::Module &M = *llvm::unwrap(module);
+  bool Ok = ck::lowerCooperativeKernels(M, Log, Changed);
+  std::string Error;
+  if (Ok && Changed && !ck::linkKernelSide(M, Error)) {
+    Log += "error: internal error of the cooperative-kernel compiler: " +
+           Error + "\n";
+    Ok = false;
+  }
   if (log)
     *log = Log.empty() ? nullptr : strdup(Log.c_str());
   return Ok ? 0 : 1;

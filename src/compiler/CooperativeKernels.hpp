@@ -115,6 +115,12 @@ void lowerKernel(llvm::Function &Kernel, const TransmitRecord &Record);
 /// when the module breaks a rule; sets \p Changed when \p M was modified.
 bool lowerCooperativeKernels(llvm::Module &M, std::string &Log, bool &Changed);
 
+/// Links the kernel side of the protocol (src/protocol/kernel_side.c) into
+/// \p M and inlines every call that lowerKernel() left to it (KernelSide.cpp).
+/// Returns false with \p Error set if that fails (a bug of this project,
+/// not of the module).
+bool linkKernelSide(llvm::Module &M, std::string &Error);
+
 } // namespace ck
 
 #endif

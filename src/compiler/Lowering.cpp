@@ -1,9 +1,11 @@
 //===- Lowering.cpp - Lowering of the builtins in one cooperative kernel --===//
 //
-// Every builtin becomes atomics on the per-launch context (ck/context.h),
-// reached through the hidden last kernel parameter. Workgroup-uniform
-// decisions are taken by local thread 0 between two workgroup barriers and
-// broadcast through a workgroup-local variable. Fork points get resume ids;
+// Every builtin becomes calls to the kernel side of the protocol
+// (src/protocol/kernel_side.h) on the per-launch context (ck/context.h),
+// reached through the hidden last kernel parameter; linkKernelSide() then
+// links those functions in and inlines them. Workgroup-uniform decisions
+// are taken by local thread 0 between two workgroup barriers and broadcast
+// through a workgroup-local variable. Fork points get resume ids;
 // a forked workgroup enters the kernel, reads its resume id and transmit
 // record from its slot and jumps to the fork point. SSA values whose
 // definitions no longer dominate their uses are then demoted to memory.
@@ -13,6 +15,7 @@
 #include "CooperativeKernels.hpp"
 
 #include "ck/context.h"
+#include "kernel_side.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -35,10 +38,6 @@ constexpr unsigned GlobalAddressSpace = 1;
 constexpr unsigned LocalAddressSpace = 3;
 constexpr unsigned LocalAndGlobalMemFence = 1 | 2;
 constexpr unsigned SlotWords = CK_SLOT_BYTES / 4;
-constexpr AtomicOrdering SeqCst = AtomicOrdering::SequentiallyConsistent;
-/// emitResizeGather's result for a barrier that can never complete (the
-/// others are its decision, 0 or 1).
-constexpr unsigned ResizeStuck = 2;
 
 /// Appends one entry for the context parameter to a kernel_arg_* node.
 MDNode *extendKernelArgInfo(LLVMContext &Ctx, StringRef Kind, MDNode *Node) {
@@ -85,46 +84,26 @@ private:
   using EmitFn = function_ref<Value *(IRBuilder<> &)>;
 
   // Context and OpenCL builtin access.
-  Value *contextWord(IRBuilder<> &B, Value *Index);
-  Value *headerWord(IRBuilder<> &B, ck_context_word Word);
   Value *slotWord(IRBuilder<> &B, Value *Group, uint64_t ByteOffset);
-  Value *load(IRBuilder<> &B, ck_context_word Word);
-  Value *add(IRBuilder<> &B, ck_context_word Word, Value *Amount);
-  Value *compareExchange(IRBuilder<> &B, ck_context_word Word, Value *Expected,
-                         Value *Desired);
   Value *callWorkItemQuery(IRBuilder<> &B, StringRef Name, unsigned Dim);
   Value *groupId(IRBuilder<> &B);
   Value *isThread0(IRBuilder<> &B);
   void workgroupBarrier(IRBuilder<> &B);
-  void spinWait(IRBuilder<> &B);
   SmallVector<Value *, 16> packTransmitRecord(IRBuilder<> &B);
   void unpackTransmitRecord(IRBuilder<> &B, ArrayRef<Value *> Words);
 
   // Control-flow construction; blocks go before the current continuation.
   BasicBlock *newBlock(const Twine &Name);
   Value *workgroupUniform(IRBuilder<> &B, EmitFn Thread0);
-  Value *ifElse(IRBuilder<> &B, Value *Condition, EmitFn Then, EmitFn Else);
 
-  // The protocols, as run by local thread 0.
-  Value *emitRandomChoice(IRBuilder<> &B, Value *Bound);
-  Value *emitOfferKill(IRBuilder<> &B);
-  Value *emitKillSlowPath(IRBuilder<> &B, bool FromOfferKill);
-  void emitFork(IRBuilder<> &B, unsigned ResumeId,
-                function_ref<void(IRBuilder<> &)> BeforePublish = nullptr);
-  Value *emitResizeGather(IRBuilder<> &B, unsigned ResumeId);
-  std::pair<Value *, Value *> emitArrive(IRBuilder<> &B);
-  Value *generationChanged(IRBuilder<> &B, Value *State, Value *Generation);
-  Value *allArrived(IRBuilder<> &B, Value *State);
-  Value *barrierStuck(IRBuilder<> &B, Value *Generation);
-  Value *spinUntilOrStuck(IRBuilder<> &B, const Twine &Name, EmitFn Ready,
-                          EmitFn Stuck);
-  void recordStuck(IRBuilder<> &B);
-  Value *emitGlobalBarrierThread0(IRBuilder<> &B);
-  Value *emitResizeKills(IRBuilder<> &B);
-  Value *emitKillAndMeet(IRBuilder<> &B);
+  // The protocol's steps (src/protocol/kernel_side.h), run by local thread 0.
+  Value *callProtocol(IRBuilder<> &B, StringRef Name, Type *Result,
+                      ArrayRef<Value *> Args, const Twine &ResultName = "");
+  void emitPublish(IRBuilder<> &B, unsigned ResumeId, Value *First,
+                   Value *Count);
+  std::array<Value *, 2> barrierSite(IRBuilder<> &B);
 
   // Whole builtins, run by every thread.
-  void emitGlobalBarrier(IRBuilder<> &B);
   void emitExitIf(IRBuilder<> &B, Value *Leave);
   void recordReturn(ReturnInst &Return);
   void setBarrierSite(const CallBase &Call, bool Resizing);
@@ -145,6 +124,9 @@ private:
   IntegerType *I64;
   GlobalVariable *Broadcast = nullptr;
   AllocaInst *RecordBuffer = nullptr;
+  /// The ids that __ck_fork_reserve and __ck_resize_gather reserve.
+  AllocaInst *ForkFirst = nullptr;
+  AllocaInst *ForkCount = nullptr;
   /// M as this workgroup last read it, in kernels whose only builtins are
   /// barriers (see run()); null in the others.
   AllocaInst *KnownActive = nullptr;
@@ -163,63 +145,18 @@ KernelLowering::KernelLowering(Function &Kernel, const TransmitRecord &Record)
       Record(Record), Context(Kernel.getArg(Kernel.arg_size() - 1)),
       I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
 
-Value *KernelLowering::contextWord(IRBuilder<> &B, Value *Index) {
-  return B.CreateGEP(I32, Context, Index);
-}
-
-Value *KernelLowering::headerWord(IRBuilder<> &B, ck_context_word Word) {
-  return contextWord(B, B.getInt64(Word));
-}
-
 Value *KernelLowering::slotWord(IRBuilder<> &B, Value *Group,
                                 uint64_t ByteOffset) {
   Value *First = B.CreateMul(B.CreateZExt(Group, I64), B.getInt64(SlotWords));
-  return contextWord(
-      B, B.CreateAdd(First, B.getInt64(CK_HEADER_WORDS + ByteOffset / 4)));
+  return B.CreateGEP(
+      I32, Context,
+      B.CreateAdd(First, B.getInt64(CK_HEADER_WORDS + ByteOffset / 4)));
 }
 
 static LoadInst *atomicLoad(IRBuilder<> &B, Value *Pointer) {
   LoadInst *Load = B.CreateAlignedLoad(B.getInt32Ty(), Pointer, Align(4));
-  Load->setAtomic(SeqCst);
+  Load->setAtomic(AtomicOrdering::SequentiallyConsistent);
   return Load;
-}
-
-static void atomicStore(IRBuilder<> &B, Value *Value, llvm::Value *Pointer) {
-  B.CreateAlignedStore(Value, Pointer, Align(4))->setAtomic(SeqCst);
-}
-
-Value *KernelLowering::load(IRBuilder<> &B, ck_context_word Word) {
-  return atomicLoad(B, headerWord(B, Word));
-}
-
-Value *KernelLowering::add(IRBuilder<> &B, ck_context_word Word,
-                           Value *Amount) {
-  return B.CreateAtomicRMW(AtomicRMWInst::Add, headerWord(B, Word), Amount,
-                           Align(4), SeqCst);
-}
-
-/// Tells the driver that this thread polls for another workgroup: a call to
-/// CK_SPIN_WAIT_FUNCTION, an empty function that Clover replaces with the
-/// driver's spin-wait hint (llvmpipe yields the CPU there).
-void KernelLowering::spinWait(IRBuilder<> &B) {
-  Function *Hint = M.getFunction(CK_SPIN_WAIT_FUNCTION);
-  if (!Hint) {
-    Hint = Function::Create(FunctionType::get(B.getVoidTy(), false),
-                            GlobalValue::InternalLinkage, CK_SPIN_WAIT_FUNCTION,
-                            M);
-    Hint->setCallingConv(CallingConv::SPIR_FUNC);
-    Hint->addFnAttr(Attribute::NoInline);
-    ReturnInst::Create(Ctx, BasicBlock::Create(Ctx, "entry", Hint));
-  }
-  B.CreateCall(Hint)->setCallingConv(CallingConv::SPIR_FUNC);
-}
-
-/// Returns whether the exchange happened.
-Value *KernelLowering::compareExchange(IRBuilder<> &B, ck_context_word Word,
-                                       Value *Expected, Value *Desired) {
-  Value *Pair = B.CreateAtomicCmpXchg(headerWord(B, Word), Expected, Desired,
-                                      Align(4), SeqCst, SeqCst);
-  return B.CreateExtractValue(Pair, 1);
 }
 
 Value *KernelLowering::callWorkItemQuery(IRBuilder<> &B, StringRef Name,
@@ -447,500 +384,60 @@ Value *KernelLowering::workgroupUniform(IRBuilder<> &B, EmitFn Thread0) {
   return Result ? B.CreateLoad(I32, Broadcast, "ck.broadcast") : nullptr;
 }
 
-/// Emits if/else; returns the phi of the branch values (if any).
-Value *KernelLowering::ifElse(IRBuilder<> &B, Value *Condition, EmitFn Then,
-                              EmitFn Else) {
-  BasicBlock *ThenBB = newBlock("then");
-  BasicBlock *ElseBB = newBlock("else");
-  BasicBlock *Join = newBlock("endif");
-  B.CreateCondBr(Condition, ThenBB, ElseBB);
-  B.SetInsertPoint(ThenBB);
-  Value *ThenValue = Then(B);
-  BasicBlock *ThenEnd = B.GetInsertBlock();
-  B.CreateBr(Join);
-  B.SetInsertPoint(ElseBB);
-  Value *ElseValue = Else(B);
-  BasicBlock *ElseEnd = B.GetInsertBlock();
-  B.CreateBr(Join);
-  B.SetInsertPoint(Join);
-  if (!ThenValue)
-    return nullptr;
-  PHINode *Phi = B.CreatePHI(ThenValue->getType(), 2);
-  Phi->addIncoming(ThenValue, ThenEnd);
-  Phi->addIncoming(ElseValue, ElseEnd);
-  return Phi;
+/// Calls \p Name, a function of the kernel-side protocol
+/// (src/protocol/kernel_side.h), which linkKernelSide() links in and
+/// inlines once the kernel is lowered.
+Value *KernelLowering::callProtocol(IRBuilder<> &B, StringRef Name,
+                                    Type *Result, ArrayRef<Value *> Args,
+                                    const Twine &ResultName) {
+  SmallVector<Type *, 6> Params;
+  for (Value *Arg : Args)
+    Params.push_back(Arg->getType());
+  FunctionCallee Callee =
+      M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
+  cast<Function>(Callee.getCallee())->setCallingConv(CallingConv::SPIR_FUNC);
+  CallInst *Call = B.CreateCall(Callee, Args);
+  Call->setCallingConv(CallingConv::SPIR_FUNC);
+  if (!Result->isVoidTy())
+    Call->setName(ResultName);
+  return Call;
 }
 
-/// Under the random policy (CK_RANDOM_SEED is not 0) the launch's next draw
-/// in [0, Bound], as ck_random_draw in ck/context.h; otherwise Bound. Only
-/// slow paths call this: the scheduler offered something.
-Value *KernelLowering::emitRandomChoice(IRBuilder<> &B, Value *Bound) {
-  Value *Seed = load(B, CK_RANDOM_SEED);
-  return ifElse(
-      B, B.CreateICmpEQ(Seed, B.getInt32(0), "ck.not.random"),
-      [&](IRBuilder<> &) { return Bound; },
-      [&](IRBuilder<> &B) {
-        Value *Draw = add(B, CK_RANDOM_DRAWS, B.getInt32(1));
-        Value *X = B.CreateXor(Seed, B.CreateMul(Draw, B.getInt32(0x9e3779b9)));
-        X = B.CreateXor(X, B.CreateLShr(X, 16));
-        X = B.CreateMul(X, B.getInt32(0x85ebca6b));
-        X = B.CreateXor(X, B.CreateLShr(X, 13));
-        X = B.CreateMul(X, B.getInt32(0xc2b2ae35));
-        X = B.CreateXor(X, B.CreateLShr(X, 16));
-        return B.CreateURem(X, B.CreateAdd(Bound, B.getInt32(1)), "ck.random");
-      });
-}
-
-/// offer_kill for thread 0: one atomic load when no kill is requested.
-/// Returns i1 killed.
-Value *KernelLowering::emitOfferKill(IRBuilder<> &B) {
-  Value *NoRequest =
-      B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0), "ck.no.kill");
-  return ifElse(
-      B, NoRequest, [&](IRBuilder<> &B) -> Value * { return B.getFalse(); },
-      [&](IRBuilder<> &B) {
-        return emitKillSlowPath(B, /*FromOfferKill=*/true);
-      });
-}
-
-/// The highest active workgroup (never workgroup 0) claims a kill request
-/// and retires itself by decrementing M; if M moved meanwhile it gives the
-/// request back. Returns i1 killed.
-///
-/// For offer_kill (\p FromOfferKill), under the random policy the last
-/// workgroup first draws whether to accept at all, and any other workgroup
-/// gives the driver a spin-wait hint: a kill is wanted that only the last
-/// workgroup can grant, and when workgroups outnumber CPUs it may be waiting
-/// for one. (The resize loop, the other caller, waits with its own hint.)
-Value *KernelLowering::emitKillSlowPath(IRBuilder<> &B, bool FromOfferKill) {
-  Value *Group = groupId(B);
-  Value *Active = load(B, CK_ACTIVE_GROUPS);
-  Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
-  Value *IsLast = B.CreateAnd(
-      IsNotFirst, B.CreateICmpEQ(B.CreateAdd(Group, B.getInt32(1)), Active),
-      "ck.last");
-  return ifElse(
-      B, IsLast,
-      [&](IRBuilder<> &B) -> Value * {
-        Value *Accept =
-            FromOfferKill ? emitRandomChoice(B, B.getInt32(1)) : nullptr;
-        BasicBlock *Decided = B.GetInsertBlock();
-        // Created after the choice's blocks, which dominate them.
-        BasicBlock *Claim = newBlock("kill.claim");
-        BasicBlock *TryClaim = newBlock("kill.try");
-        BasicBlock *Retire = newBlock("kill.retire");
-        BasicBlock *Killed = newBlock("kill.killed");
-        BasicBlock *GiveBack = newBlock("kill.giveback");
-        BasicBlock *Done = newBlock("kill.done");
-        if (Accept)
-          B.CreateCondBr(B.CreateICmpNE(Accept, B.getInt32(0), "ck.accept"),
-                         Claim, Done);
-        else
-          B.CreateBr(Claim);
-
-        B.SetInsertPoint(Claim);
-        Value *Requests = load(B, CK_KILL_REQUESTS);
-        B.CreateCondBr(B.CreateICmpEQ(Requests, B.getInt32(0)), Done,
-                       TryClaim);
-
-        B.SetInsertPoint(TryClaim);
-        B.CreateCondBr(compareExchange(B, CK_KILL_REQUESTS, Requests,
-                                       B.CreateSub(Requests, B.getInt32(1))),
-                       Retire, Claim);
-
-        B.SetInsertPoint(Retire);
-        B.CreateCondBr(compareExchange(B, CK_ACTIVE_GROUPS, Active,
-                                       B.CreateSub(Active, B.getInt32(1))),
-                       Killed, GiveBack);
-
-        B.SetInsertPoint(Killed);
-        add(B, CK_KILLS, B.getInt32(1));
-        B.CreateBr(Done);
-
-        B.SetInsertPoint(GiveBack);
-        add(B, CK_KILL_REQUESTS, B.getInt32(1));
-        B.CreateBr(Done);
-
-        B.SetInsertPoint(Done);
-        PHINode *Result = B.CreatePHI(B.getInt1Ty(), 4, "ck.killed");
-        if (Accept)
-          Result->addIncoming(B.getFalse(), Decided);
-        Result->addIncoming(B.getFalse(), Claim);
-        Result->addIncoming(B.getTrue(), Killed);
-        Result->addIncoming(B.getFalse(), GiveBack);
-        return Result;
-      },
-      [&](IRBuilder<> &B) -> Value * {
-        if (FromOfferKill)
-          spinWait(B);
-        return B.getFalse();
-      });
-}
-
-/// request_fork for thread 0: one atomic load when nothing is offered.
-/// Otherwise takes the offers, keeps k = min(offers, N - M) (under the
-/// random policy a draw in [0, that]) and gives the rest back, reserves ids
-/// [M, M + k) with an atomic add on M (the scheduler never offers more than
-/// N - M) and saves the transmit variables. \p BeforePublish, if any, runs
-/// next on every path. Then, if k > 0, the slot of each new id is written
-/// (transmit record, resume id), its ready flag set and the doorbell rung.
-void KernelLowering::emitFork(IRBuilder<> &B, unsigned ResumeId,
-                              function_ref<void(IRBuilder<> &)> BeforePublish) {
-  BasicBlock *Start = B.GetInsertBlock();
-  BasicBlock *Take = newBlock("fork.take");
-  BasicBlock *Reserved = newBlock("fork.reserved");
-  Value *NoOffer =
-      B.CreateICmpEQ(load(B, CK_FORK_OFFERS), B.getInt32(0), "ck.no.fork");
-  B.CreateCondBr(NoOffer, Reserved, Take);
-
-  B.SetInsertPoint(Take);
-  Value *Offers = B.CreateAtomicRMW(AtomicRMWInst::Xchg,
-                                    headerWord(B, CK_FORK_OFFERS),
-                                    B.getInt32(0), Align(4), SeqCst);
-  Value *Max = load(B, CK_MAX_GROUPS);
-  Value *Active = load(B, CK_ACTIVE_GROUPS);
-  Value *HasRoom = B.CreateICmpUGT(Max, Active);
-  Value *Room =
-      B.CreateSelect(HasRoom, B.CreateSub(Max, Active), B.getInt32(0));
-  Value *Forks = emitRandomChoice(
-      B, B.CreateSelect(B.CreateICmpULT(Offers, Room), Offers, Room));
-  Forks->setName("ck.forks");
-  // Created after the choice's blocks, which dominate them.
-  BasicBlock *GiveBack = newBlock("fork.giveback");
-  BasicBlock *Reserve = newBlock("fork.reserve");
-  B.CreateCondBr(B.CreateICmpUGT(Offers, Forks), GiveBack, Reserve);
-
-  B.SetInsertPoint(GiveBack);
-  add(B, CK_FORK_OFFERS, B.CreateSub(Offers, Forks));
-  B.CreateBr(Reserve);
-
-  B.SetInsertPoint(Reserve);
-  Value *Base = add(B, CK_ACTIVE_GROUPS, Forks);
-  // Never write past slot N - 1, even if M went past N (a scheduler bug).
-  Value *End = B.CreateAdd(Base, Forks);
-  End = B.CreateSelect(B.CreateICmpULT(End, Max), End, Max);
-  for (const auto &Word : enumerate(packTransmitRecord(B)))
-    B.CreateStore(Word.value(),
-                  B.CreateConstInBoundsGEP2_32(RecordBuffer->getAllocatedType(),
-                                               RecordBuffer, 0, Word.index()));
-  B.CreateBr(Reserved);
-
-  B.SetInsertPoint(Reserved);
-  auto Merge = [&](Value *Reserving, const Twine &Name) {
-    PHINode *Phi = B.CreatePHI(I32, 2, Name);
-    Phi->addIncoming(B.getInt32(0), Start);
-    Phi->addIncoming(Reserving, Reserve);
-    return Phi;
-  };
-  Value *K = Merge(Forks, "ck.k");
-  Value *First = Merge(Base, "ck.first.new");
-  Value *Last = Merge(End, "ck.end.new");
-  if (BeforePublish)
-    BeforePublish(B);
-  // After BeforePublish's blocks, which may dominate them.
-  BasicBlock *Next = newBlock("fork.next");
+/// Publishes the \p Count workgroups reserved from \p First, if any: saves
+/// the transmit variables and writes their slots (__ck_fork_publish).
+void KernelLowering::emitPublish(IRBuilder<> &B, unsigned ResumeId,
+                                 Value *First, Value *Count) {
   BasicBlock *Publish = newBlock("fork.publish");
-  BasicBlock *Count = newBlock("fork.count");
   BasicBlock *Done = newBlock("fork.done");
-  BasicBlock *Publishing = B.GetInsertBlock();
-  B.CreateCondBr(B.CreateICmpEQ(K, B.getInt32(0)), Done, Next);
-
-  B.SetInsertPoint(Next);
-  PHINode *Group = B.CreatePHI(I32, 2, "ck.new.group");
-  Group->addIncoming(First, Publishing);
-  B.CreateCondBr(B.CreateICmpULT(Group, Last), Publish, Count);
-
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt32(0), "ck.no.fork"), Done,
+                 Publish);
   B.SetInsertPoint(Publish);
-  for (unsigned Word = 0; Word * 4 < Record.Bytes; ++Word) {
-    Value *Value = B.CreateLoad(
-        I32, B.CreateConstInBoundsGEP2_32(RecordBuffer->getAllocatedType(),
-                                          RecordBuffer, 0, Word));
-    atomicStore(B, Value, slotWord(B, Group, CK_SLOT_TRANSMIT + Word * 4));
+  Value *Words = B.getInt32(0);
+  Value *Buffer = ConstantPointerNull::get(I32->getPointerTo());
+  if (RecordBuffer) {
+    Type *RecordType = RecordBuffer->getAllocatedType();
+    SmallVector<Value *, 16> Packed = packTransmitRecord(B);
+    for (const auto &Word : enumerate(Packed))
+      B.CreateStore(Word.value(),
+                    B.CreateConstInBoundsGEP2_32(RecordType, RecordBuffer, 0,
+                                                 Word.index()));
+    Words = B.getInt32(Packed.size());
+    Buffer = B.CreateConstInBoundsGEP2_32(RecordType, RecordBuffer, 0, 0);
   }
-  atomicStore(B, B.getInt32(ResumeId),
-              slotWord(B, Group, CK_SLOT_RESUME_POINT));
-  // The slot is complete: let the scheduler start the work-group.
-  atomicStore(B, B.getInt32(1), slotWord(B, Group, CK_SLOT_READY));
-  add(B, CK_FORKS_PUBLISHED, B.getInt32(1));
-  Group->addIncoming(B.CreateAdd(Group, B.getInt32(1)), Publish);
-  B.CreateBr(Next);
-
-  B.SetInsertPoint(Count);
-  add(B, CK_FORKS, K);
+  callProtocol(B, "__ck_fork_publish", B.getVoidTy(),
+               {Context, First, Count, B.getInt32(ResumeId), Buffer, Words});
   B.CreateBr(Done);
-
   B.SetInsertPoint(Done);
 }
 
-/// Arrives at a global barrier: an atomic add of 1 on CK_BARRIER_ARRIVED
-/// (generation << 16 | count). Returns the barrier's generation and the
-/// state that releases it (next generation, count 0).
-std::pair<Value *, Value *> KernelLowering::emitArrive(IRBuilder<> &B) {
-  Value *Ticket = add(B, CK_BARRIER_ARRIVED, B.getInt32(1));
-  Value *Generation = B.CreateLShr(Ticket, CK_BARRIER_GENERATION_SHIFT,
-                                   "ck.generation");
-  Value *Released = B.CreateShl(B.CreateAdd(Generation, B.getInt32(1)),
-                                CK_BARRIER_GENERATION_SHIFT, "ck.released");
-  return {Generation, Released};
+/// The barrier call being lowered, as its protocol functions take it.
+std::array<Value *, 2> KernelLowering::barrierSite(IRBuilder<> &B) {
+  return {B.getInt32(BarrierSite), B.getInt32(BarrierLine)};
 }
 
-/// Whether the barrier word State belongs to a later generation than ours.
-Value *KernelLowering::generationChanged(IRBuilder<> &B, Value *State,
-                                         Value *Generation) {
-  return B.CreateICmpNE(B.CreateLShr(State, CK_BARRIER_GENERATION_SHIFT),
-                        Generation);
-}
-
-/// Whether the barrier word State counts all M active workgroups arrived.
-Value *KernelLowering::allArrived(IRBuilder<> &B, Value *State) {
-  Value *Arrived =
-      B.CreateAnd(State, B.getInt32(CK_BARRIER_COUNT_MASK), "ck.arrived");
-  return B.CreateICmpUGE(Arrived, load(B, CK_ACTIVE_GROUPS));
-}
-
-/// Whether the global barrier of generation \p Generation, at which this
-/// workgroup waits, can never complete: a workgroup returned from the kernel
-/// (it stays active, so every barrier needs it, and it can no longer
-/// arrive), and the barrier was still not released when read after that
-/// return. Read in this order, a return that followed the release (by a
-/// workgroup that passed this barrier) is not mistaken for one before it.
-Value *KernelLowering::barrierStuck(IRBuilder<> &B, Value *Generation) {
-  Value *Returned =
-      B.CreateICmpNE(load(B, CK_RETURNED_END), B.getInt32(0), "ck.returned");
-  Value *Unreleased = B.CreateICmpEQ(
-      B.CreateLShr(load(B, CK_BARRIER_ARRIVED), CK_BARRIER_GENERATION_SHIFT),
-      Generation, "ck.unreleased");
-  return B.CreateAnd(Returned, Unreleased, "ck.stuck");
-}
-
-/// Polls until \p Ready holds or \p Stuck does, with the spin-wait hint
-/// between polls; returns i1 stuck.
-Value *KernelLowering::spinUntilOrStuck(IRBuilder<> &B, const Twine &Name,
-                                        EmitFn Ready, EmitFn Stuck) {
-  BasicBlock *Poll = newBlock(Name);
-  BasicBlock *Check = newBlock(Name + ".check");
-  BasicBlock *Wait = newBlock(Name + ".spin");
-  BasicBlock *Done = newBlock(Name + ".done");
-  B.CreateBr(Poll);
-  B.SetInsertPoint(Poll);
-  B.CreateCondBr(Ready(B), Done, Check);
-  B.SetInsertPoint(Check);
-  B.CreateCondBr(Stuck(B), Done, Wait);
-  B.SetInsertPoint(Wait);
-  spinWait(B);
-  B.CreateBr(Poll);
-  B.SetInsertPoint(Done);
-  PHINode *Result = B.CreatePHI(B.getInt1Ty(), 2, "ck.stuck");
-  Result->addIncoming(B.getFalse(), Poll);
-  Result->addIncoming(B.getTrue(), Check);
-  return Result;
-}
-
-/// Records the barrier being lowered as the launch's stuck barrier, unless
-/// another workgroup recorded one first.
-void KernelLowering::recordStuck(IRBuilder<> &B) {
-  ifElse(
-      B,
-      compareExchange(B, CK_STUCK_BARRIER, B.getInt32(0),
-                      B.getInt32(BarrierSite)),
-      [&](IRBuilder<> &B) -> Value * {
-        atomicStore(B, B.getInt32(BarrierLine),
-                    headerWord(B, CK_STUCK_LINE));
-        return nullptr;
-      },
-      [](IRBuilder<> &) -> Value * { return nullptr; });
-}
-
-/// Arrive with an atomic add on CK_BARRIER_ARRIVED (generation << 16 |
-/// count), which also tells the generation; poll until the generation
-/// changes. Whoever sees all M active workgroups arrived (M can drop while
-/// waiting: the top workgroup may be killed) releases everyone with a CAS
-/// from the state it read to the next generation with count 0; a waiter
-/// that read a state of an earlier generation fails its CAS. A waiter that
-/// finds the barrier stuck (barrierStuck) records it and leaves. Returns
-/// i32 1 if this workgroup must leave the kernel, else 0.
-Value *KernelLowering::emitGlobalBarrierThread0(IRBuilder<> &B) {
-  BasicBlock *Poll = newBlock("gbar.poll");
-  BasicBlock *Check = newBlock("gbar.check");
-  BasicBlock *Wait = newBlock("gbar.wait");
-  BasicBlock *Spin = newBlock("gbar.spin");
-  BasicBlock *Stuck = newBlock("gbar.stuck");
-  BasicBlock *Release = newBlock("gbar.release");
-  BasicBlock *Done = newBlock("gbar.done");
-  auto [Generation, Released] = emitArrive(B);
-  B.CreateBr(Poll);
-
-  B.SetInsertPoint(Poll);
-  Value *State = load(B, CK_BARRIER_ARRIVED);
-  B.CreateCondBr(generationChanged(B, State, Generation), Done, Check);
-
-  B.SetInsertPoint(Check);
-  B.CreateCondBr(allArrived(B, State), Release, Wait);
-
-  B.SetInsertPoint(Wait);
-  B.CreateCondBr(barrierStuck(B, Generation), Stuck, Spin);
-
-  B.SetInsertPoint(Spin);
-  spinWait(B);
-  B.CreateBr(Poll);
-
-  B.SetInsertPoint(Stuck);
-  recordStuck(B);
-  BasicBlock *StuckEnd = B.GetInsertBlock();
-  B.CreateBr(Done);
-
-  B.SetInsertPoint(Release);
-  B.CreateCondBr(compareExchange(B, CK_BARRIER_ARRIVED, State, Released), Done,
-                 Poll);
-
-  B.SetInsertPoint(Done);
-  PHINode *Leave = B.CreatePHI(I32, 3, "ck.leave");
-  Leave->addIncoming(B.getInt32(0), Poll);
-  Leave->addIncoming(B.getInt32(0), Release);
-  Leave->addIncoming(B.getInt32(1), StuckEnd);
-  return Leave;
-}
-
-/// The first global barrier of a resizing barrier, for thread 0, released
-/// by workgroup 0 alone (FSE'17 §4.2's master): the others arrive and wait
-/// for the next generation. The master waits until all M have arrived, and
-/// while they wait (M cannot change) reserves the ids of the workgroups it
-/// forks, draws the kills W from the query (under the random policy), and
-/// publishes F = M - W (CK_RESIZE_FIRST_DOOMED) and whether W > 0
-/// (CK_RESIZE_DECISION). Then it releases everyone, and only then writes
-/// the forked workgroups' slots, so that no new workgroup arrives at a
-/// barrier before this one is released. Returns the decision, or
-/// ResizeStuck if the barrier can never complete (barrierStuck; the master
-/// alone releases it, so for the master a return is enough).
-Value *KernelLowering::emitResizeGather(IRBuilder<> &B, unsigned ResumeId) {
-  // Not a structured binding: the lambdas below capture them (C++20).
-  const std::pair<Value *, Value *> Arrival = emitArrive(B);
-  Value *Generation = Arrival.first, *Released = Arrival.second;
-  auto LeaveIfStuck = [&](IRBuilder<> &B, Value *Stuck, EmitFn Decide) {
-    return ifElse(
-        B, Stuck,
-        [&](IRBuilder<> &B) -> Value * {
-          recordStuck(B);
-          return B.getInt32(ResizeStuck);
-        },
-        Decide);
-  };
-  return ifElse(
-      B, B.CreateICmpEQ(groupId(B), B.getInt32(0), "ck.master"),
-      [&](IRBuilder<> &B) {
-        Value *Stuck = spinUntilOrStuck(
-            B, "resize.gather",
-            [&](IRBuilder<> &B) {
-              return allArrived(B, load(B, CK_BARRIER_ARRIVED));
-            },
-            [&](IRBuilder<> &B) {
-              return B.CreateICmpNE(load(B, CK_RETURNED_END), B.getInt32(0));
-            });
-        return LeaveIfStuck(B, Stuck, [&](IRBuilder<> &B) {
-          Value *Decision = nullptr;
-          emitFork(B, ResumeId, [&](IRBuilder<> &B) {
-            Value *Kills = emitRandomChoice(B, load(B, CK_KILL_REQUESTS));
-            Kills->setName("ck.resize.kills");
-            Value *Active = load(B, CK_ACTIVE_GROUPS);
-            Value *First = B.CreateSelect(B.CreateICmpUGT(Active, Kills),
-                                          B.CreateSub(Active, Kills),
-                                          B.getInt32(0), "ck.first.doomed");
-            atomicStore(B, First, headerWord(B, CK_RESIZE_FIRST_DOOMED));
-            Decision = B.CreateZExt(B.CreateICmpNE(Kills, B.getInt32(0)), I32,
-                                    "ck.decision");
-            atomicStore(B, Decision, headerWord(B, CK_RESIZE_DECISION));
-            atomicStore(B, Released, headerWord(B, CK_BARRIER_ARRIVED));
-          });
-          return Decision;
-        });
-      },
-      [&](IRBuilder<> &B) {
-        Value *Stuck = spinUntilOrStuck(
-            B, "resize.wait",
-            [&](IRBuilder<> &B) {
-              return generationChanged(B, load(B, CK_BARRIER_ARRIVED),
-                                       Generation);
-            },
-            [&](IRBuilder<> &B) { return barrierStuck(B, Generation); });
-        return LeaveIfStuck(B, Stuck, [&](IRBuilder<> &B) {
-          return load(B, CK_RESIZE_DECISION);
-        });
-      });
-}
-
-void KernelLowering::emitGlobalBarrier(IRBuilder<> &B) {
-  emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
-               return emitGlobalBarrierThread0(B);
-             }));
-}
-
-/// After a resizing barrier, workgroups [F, M) (never workgroup 0) keep
-/// offering to be killed until they are, until no kill is requested, or
-/// until F is CK_RESIZE_NONE_DOOMED. One that stops un-killed sets it so
-/// that the others stop too: once the top workgroup has stopped, no lower
-/// one can be killed, and one still offering would spin as long as kills
-/// are requested. Returns i1 killed.
-Value *KernelLowering::emitResizeKills(IRBuilder<> &B) {
-  Value *Group = groupId(B);
-  Value *IsNotFirst = B.CreateICmpNE(Group, B.getInt32(0));
-  Value *Doomed = B.CreateAnd(
-      IsNotFirst, B.CreateICmpUGE(Group, load(B, CK_RESIZE_FIRST_DOOMED)),
-      "ck.doomed");
-  return ifElse(
-      B, Doomed,
-      [&](IRBuilder<> &B) -> Value * {
-        BasicBlock *Offer = newBlock("resize.offer");
-        BasicBlock *Wanted = newBlock("resize.wanted");
-        BasicBlock *Slow = newBlock("resize.slow");
-        BasicBlock *Stop = newBlock("resize.stop");
-        BasicBlock *Done = newBlock("resize.done");
-        B.CreateBr(Offer);
-        B.SetInsertPoint(Offer);
-        B.CreateCondBr(
-            B.CreateICmpEQ(load(B, CK_KILL_REQUESTS), B.getInt32(0)), Stop,
-            Wanted);
-        B.SetInsertPoint(Wanted);
-        B.CreateCondBr(B.CreateICmpEQ(load(B, CK_RESIZE_FIRST_DOOMED),
-                                      B.getInt32(CK_RESIZE_NONE_DOOMED)),
-                       Stop, Slow);
-        B.SetInsertPoint(Slow);
-        Value *Killed = emitKillSlowPath(B, /*FromOfferKill=*/false);
-        BasicBlock *SlowEnd = B.GetInsertBlock();
-        // After the slow path's blocks, which dominate it (SPIR-V order).
-        BasicBlock *Wait = newBlock("resize.wait");
-        B.CreateCondBr(Killed, Done, Wait);
-        B.SetInsertPoint(Wait);
-        spinWait(B);
-        B.CreateBr(Offer);
-        B.SetInsertPoint(Stop);
-        atomicStore(B, B.getInt32(CK_RESIZE_NONE_DOOMED),
-                    headerWord(B, CK_RESIZE_FIRST_DOOMED));
-        B.CreateBr(Done);
-        B.SetInsertPoint(Done);
-        PHINode *Result = B.CreatePHI(B.getInt1Ty(), 2, "ck.killed");
-        Result->addIncoming(B.getFalse(), Stop);
-        Result->addIncoming(B.getTrue(), SlowEnd);
-        return Result;
-      },
-      [&](IRBuilder<> &B) -> Value * { return B.getFalse(); });
-}
-
-/// The rest of a resizing barrier that kills, for thread 0: workgroups
-/// [F, M) offer to be killed (emitResizeKills), and the others meet at a
-/// global barrier, which completes once M has dropped to the survivors.
-/// Returns i32 1 if this workgroup leaves the kernel (killed, or the
-/// barrier is stuck), else 0.
-Value *KernelLowering::emitKillAndMeet(IRBuilder<> &B) {
-  return ifElse(
-      B, emitResizeKills(B),
-      [&](IRBuilder<> &B) -> Value * { return B.getInt32(1); },
-      [&](IRBuilder<> &B) { return emitGlobalBarrierThread0(B); });
-}
-
-/// A return of the kernel function (not a kill): local thread 0 raises
-/// CK_RETURNED_END to this workgroup's id + 1. The workgroup stays active,
-/// so the scheduler stops asking for kills that only it could let through.
-/// No barrier: work-items may return at different points.
+/// A return of the kernel function (not a kill): local thread 0 records it
+/// (__ck_record_return). No barrier: work-items may return at different
+/// points.
 void KernelLowering::recordReturn(ReturnInst &Return) {
   BasicBlock *Block = Return.getParent();
   BasicBlock *Exit = Block->splitBasicBlock(&Return, "ck.return");
@@ -950,8 +447,7 @@ void KernelLowering::recordReturn(ReturnInst &Return) {
   BasicBlock *Record = BasicBlock::Create(Ctx, "ck.returned", &F, Exit);
   B.CreateCondBr(isThread0(B), Record, Exit);
   B.SetInsertPoint(Record);
-  B.CreateAtomicRMW(AtomicRMWInst::UMax, headerWord(B, CK_RETURNED_END),
-                    B.CreateAdd(groupId(B), B.getInt32(1)), Align(4), SeqCst);
+  callProtocol(B, "__ck_record_return", B.getVoidTy(), {Context, groupId(B)});
   B.CreateBr(Exit);
 }
 
@@ -983,20 +479,21 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
   Before->getTerminator()->eraseFromParent();
   IRBuilder<> B(Before);
   B.SetCurrentDebugLocation(Call.getDebugLoc());
-  auto BoolToI32 = [](IRBuilder<> &B, Value *V) {
-    return B.CreateZExt(V, B.getInt32Ty());
-  };
 
   switch (Kind) {
   case Builtin::OfferKill:
     emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
-                 return BoolToI32(B, emitOfferKill(B));
+                 return callProtocol(B, "__ck_offer_kill", I32,
+                                     {Context, groupId(B)});
                }));
     break;
   case Builtin::RequestFork: {
     unsigned ResumeId = ResumePoints.size() + 1;
     workgroupUniform(B, [&](IRBuilder<> &B) -> Value * {
-      emitFork(B, ResumeId);
+      Value *Count = callProtocol(B, "__ck_fork_reserve", I32,
+                                  {Context, ForkFirst}, "ck.forks");
+      Value *First = B.CreateLoad(I32, ForkFirst, "ck.first.new");
+      emitPublish(B, ResumeId, First, Count);
       return nullptr;
     });
     ResumePoints.push_back({ResumeId, Continuation});
@@ -1004,49 +501,72 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
   }
   case Builtin::GlobalBarrier:
     setBarrierSite(Call, /*Resizing=*/false);
-    emitGlobalBarrier(B);
+    emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
+                 auto [Site, Line] = barrierSite(B);
+                 return callProtocol(B, "__ck_global_barrier", I32,
+                                     {Context, Site, Line});
+               }));
     break;
   case Builtin::ResizingGlobalBarrier: {
     // A global barrier released by workgroup 0, which forks and decides the
-    // kills there (emitResizeGather). Only if it decided to kill: local
-    // thread 0 runs the kill phase and meets the others at a second global
-    // barrier (emitKillAndMeet), between one more pair of workgroup
+    // kills there (__ck_resize_gather); it publishes the forks after the
+    // release. Only if it decided to kill: the kill phase and a second
+    // global barrier (__ck_resize_join), between one more pair of workgroup
     // barriers. Forked workgroups join there, after the first global
     // barrier; they read the decision like everyone else. The join point is
     // on the main path, so a fork point inside a loop stays inside it.
     setBarrierSite(Call, /*Resizing=*/true);
     unsigned ResumeId = ResumePoints.size() + 1;
-    Value *Decision = workgroupUniform(
-        B, [&](IRBuilder<> &B) { return emitResizeGather(B, ResumeId); });
-    emitExitIf(B, B.CreateICmpEQ(Decision, B.getInt32(ResizeStuck), "ck.stuck"));
+    Value *Decision = workgroupUniform(B, [&](IRBuilder<> &B) {
+      auto [Site, Line] = barrierSite(B);
+      Value *Decision = callProtocol(
+          B, "__ck_resize_gather", I32,
+          {Context, groupId(B), Site, Line, ForkFirst, ForkCount},
+          "ck.decision");
+      Value *First = B.CreateLoad(I32, ForkFirst, "ck.first.new");
+      Value *Count = B.CreateLoad(I32, ForkCount, "ck.forks");
+      emitPublish(B, ResumeId, First, Count);
+      return Decision;
+    });
+    emitExitIf(B, B.CreateICmpEQ(Decision, B.getInt32(CK_RESIZE_STUCK),
+                                 "ck.stuck"));
     BasicBlock *Join = newBlock("resize.join");
     B.CreateCondBr(B.CreateICmpNE(Decision, B.getInt32(0)), Join, Continuation);
     B.SetInsertPoint(Join);
     ResumePoints.push_back({ResumeId, Join});
     emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
-                 return ifElse(
-                     B,
-                     B.CreateICmpNE(load(B, CK_RESIZE_DECISION), B.getInt32(0)),
-                     [&](IRBuilder<> &B) { return emitKillAndMeet(B); },
-                     [&](IRBuilder<> &B) -> Value * { return B.getInt32(0); });
+                 auto [Site, Line] = barrierSite(B);
+                 return callProtocol(B, "__ck_resize_join", I32,
+                                     {Context, groupId(B), Site, Line});
                }));
     if (KnownActive)
       refreshKnownActive(Continuation->getFirstInsertionPt());
     break;
   }
   case Builtin::QueryKillCount:
-    Call.replaceAllUsesWith(workgroupUniform(
-        B, [&](IRBuilder<> &B) { return load(B, CK_KILL_REQUESTS); }));
+    Call.replaceAllUsesWith(workgroupUniform(B, [&](IRBuilder<> &B) {
+      return callProtocol(B, "__ck_query_kill_count", I32, {Context});
+    }));
     break;
   }
   B.CreateBr(Continuation);
   Call.eraseFromParent();
 }
 
+
 /// Reads M into KnownActive, for the grid queries that follow.
 void KernelLowering::refreshKnownActive(BasicBlock::iterator Where) {
   IRBuilder<> B(Where->getParent(), Where);
-  B.CreateStore(load(B, CK_ACTIVE_GROUPS), KnownActive);
+  B.CreateStore(callProtocol(B, "__ck_active_groups", I32, {Context}),
+                KnownActive);
+}
+
+/// Whether \p I calls get_num_groups or get_global_size.
+static bool isGridQuery(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && (Callee->getName() == "_Z14get_num_groupsj" ||
+                    Callee->getName() == "_Z15get_global_sizej");
 }
 
 /// get_num_groups(0) returns M and get_global_size(0) returns M times the
@@ -1054,11 +574,8 @@ void KernelLowering::refreshKnownActive(BasicBlock::iterator Where) {
 void KernelLowering::lowerGridQueries() {
   SmallVector<CallBase *, 8> Queries;
   for (Instruction &I : instructions(F))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (Function *Callee = Call->getCalledFunction())
-        if (Callee->getName() == "_Z14get_num_groupsj" ||
-            Callee->getName() == "_Z15get_global_sizej")
-          Queries.push_back(Call);
+    if (isGridQuery(I))
+      Queries.push_back(cast<CallBase>(&I));
   for (CallBase *Query : Queries) {
     IRBuilder<> B(Query->getNextNode());
     B.SetCurrentDebugLocation(Query->getDebugLoc());
@@ -1066,9 +583,10 @@ void KernelLowering::lowerGridQueries() {
     if (auto *Constant = dyn_cast<ConstantInt>(Dim))
       if (!Constant->isZero())
         continue;
-    Value *Active = B.CreateZExt(KnownActive ? B.CreateLoad(I32, KnownActive)
-                                             : load(B, CK_ACTIVE_GROUPS),
-                                 I64, "ck.active");
+    Value *Active = B.CreateZExt(
+        KnownActive ? B.CreateLoad(I32, KnownActive)
+                    : callProtocol(B, "__ck_active_groups", I32, {Context}),
+        I64, "ck.active");
     if (Query->getCalledFunction()->getName() == "_Z15get_global_sizej")
       Active = B.CreateMul(Active,
                            callWorkItemQuery(B, "_Z14get_local_sizej", 0));
@@ -1225,7 +743,6 @@ void KernelLowering::run() {
         ArrayType::get(I32, divideCeil(Record.Bytes, 4)), nullptr,
         "ck.transmit.record");
   }
-
   // The kernel's own returns, before the exit of the workgroups that leave
   // it (killed, or stuck at a barrier) exists.
   SmallVector<ReturnInst *, 2> Returns;
@@ -1238,13 +755,22 @@ void KernelLowering::run() {
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (std::optional<Builtin> Kind = getCalledBuiltin(*Call))
         Calls.push_back({Call, *Kind});
+  if (any_of(Calls, [](const auto &Call) {
+        return Call.second == Builtin::RequestFork ||
+               Call.second == Builtin::ResizingGlobalBarrier;
+      })) {
+    IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
+    ForkFirst = B.CreateAlloca(I32, nullptr, "ck.fork.first");
+    ForkCount = B.CreateAlloca(I32, nullptr, "ck.fork.count");
+  }
   // Without offer_kill and request_fork, M changes only inside resizing
   // barriers, while every workgroup waits in them: a workgroup reads it at
   // entry and after each resizing barrier, and the grid queries read that
   // private copy, which the compiler can hoist out of loops (a loop striding
   // by get_global_size(0) otherwise loads M from global memory, in every
   // lane, at every step).
-  if (none_of(Calls, [](const auto &Call) {
+  if (any_of(instructions(F), isGridQuery) &&
+      none_of(Calls, [](const auto &Call) {
         return Call.second == Builtin::OfferKill ||
                Call.second == Builtin::RequestFork;
       })) {

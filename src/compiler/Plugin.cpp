@@ -1,6 +1,11 @@
 //===- Plugin.cpp - The ck-lower pass as an opt plugin --------------------===//
 //
 //   opt -load-pass-plugin libCKPass.so -passes=ck-lower in.ll
+//   opt -load-pass-plugin libCKPass.so \
+//       -passes=ck-lower,ck-link-kernel-side in.ll
+//
+// ck-lower leaves calls to the kernel side of the protocol; ck-link-kernel-side
+// links and inlines it. Clover and rusticl run both (ck_lower_module).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +36,17 @@ struct CooperativeKernelLoweringPass
   }
 };
 
+struct KernelSideLinkingPass : PassInfoMixin<KernelSideLinkingPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    std::string Error;
+    if (!ck::linkKernelSide(M, Error)) {
+      errs() << "error: " << Error << "\n";
+      exit(1);
+    }
+    return PreservedAnalyses::none();
+  }
+};
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
@@ -38,10 +54,15 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (Name != "ck-lower")
-                    return false;
-                  MPM.addPass(CooperativeKernelLoweringPass());
-                  return true;
+                  if (Name == "ck-lower") {
+                    MPM.addPass(CooperativeKernelLoweringPass());
+                    return true;
+                  }
+                  if (Name == "ck-link-kernel-side") {
+                    MPM.addPass(KernelSideLinkingPass());
+                    return true;
+                  }
+                  return false;
                 });
           }};
 }

@@ -1,11 +1,13 @@
-; global_barrier: one word (4) holds generation << 16 | arrival count; the
-; arriving add tells the generation, waiters poll until it changes and
-; re-check M (word 0); the release CAS goes from the state read to the next
-; generation with count 0, so a stale CAS fails. Word 5 is not used.
-; query_kill_count: a broadcast load of word 2.
+; global_barrier: local thread 0 calls __ck_global_barrier(context, site,
+; line) between two workgroup barriers, for barrier call 1 (line 0 without
+; debug information), and broadcasts its answer: every thread leaves the
+; kernel by ck.exit if the barrier can never complete. query_kill_count: a
+; broadcast __ck_query_kill_count(context). The barrier protocol itself
+; (kernel_side.c) uses one word (4) for generation << 16 | arrival count;
+; word 5 is not used (WORD5, on the linked kernel).
 ; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=WORD5
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile -S %s | FileCheck %s --check-prefix=WORD5
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -76,75 +78,31 @@ attributes #4 = { convergent }
 ; CHECK-LABEL: define {{.*}}@gbar(
 ; CHECK-NOT: switch
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)
+; CHECK-NEXT: call spir_func i64 @_Z12get_local_idj(i32 0)
+; CHECK: call spir_func i64 @_Z12get_local_idj(i32 2)
+; CHECK-NEXT: icmp eq i64
+; CHECK-NEXT: %[[T0:.*]] = and i1
+; CHECK-NEXT: br i1 %[[T0]], label %ck.thread0, label %ck.uniform
 ; CHECK: ck.thread0:
-; CHECK-NEXT: %[[AP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[TICKET:.*]] = atomicrmw add i32 addrspace(1)* %[[AP]], i32 1 seq_cst
-; CHECK-NEXT: %[[GEN:ck.generation]] = lshr i32 %[[TICKET]], 16
-; CHECK-NEXT: %[[NEXT:.*]] = add i32 %[[GEN]], 1
-; CHECK-NEXT: %[[REL:ck.released]] = shl i32 %[[NEXT]], 16
-; CHECK-NEXT: br label %ck.gbar.poll
+; CHECK-NEXT: %[[LEAVE:.*]] = call spir_func i32 @__ck_global_barrier(i32 addrspace(1)* %__ck_context, i32 1, i32 0)
+; CHECK-NEXT: store i32 %[[LEAVE]], i32 addrspace(3)* @gbar.ck.broadcast
+; CHECK-NEXT: br label %ck.uniform
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %[[SHARED:.*]] = load i32, i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK-NEXT: %[[GO:.*]] = icmp ne i32 %[[SHARED]], 0
 ; CHECK-NEXT: br i1 %[[GO]], label %ck.exit, label %ck.alive
-; CHECK: ck.gbar.poll:
-; CHECK-NEXT: %[[SP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[STATE:.*]] = load atomic i32, i32 addrspace(1)* %[[SP]] seq_cst
-; CHECK-NEXT: %[[NOW:.*]] = lshr i32 %[[STATE]], 16
-; CHECK-NEXT: %[[CHANGED:.*]] = icmp ne i32 %[[NOW]], %[[GEN]]
-; CHECK-NEXT: br i1 %[[CHANGED]], label %ck.gbar.done, label %ck.gbar.check
-; CHECK: ck.gbar.check:
-; CHECK-NEXT: %[[ARRIVED:ck.arrived]] = and i32 %[[STATE]], 65535
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M:.*]] = load atomic i32
-; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %[[ARRIVED]], %[[M]]
-; CHECK-NEXT: br i1 %[[ALL]], label %ck.gbar.release, label %ck.gbar.wait
-; Not all arrived: stuck if a work-group returned (word 13) and, read after
-; that, the generation is still ours; else tell the driver that this thread
-; waits, and poll again.
-; CHECK: ck.gbar.wait:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 13
-; CHECK-NEXT: %[[RET:.*]] = load atomic i32
-; CHECK-NEXT: %[[RETURNED:ck.returned]] = icmp ne i32 %[[RET]], 0
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[AGAIN:.*]] = load atomic i32
-; CHECK-NEXT: %[[AGAINGEN:.*]] = lshr i32 %[[AGAIN]], 16
-; CHECK-NEXT: %[[SAME:.*]] = icmp eq i32 %[[AGAINGEN]], %[[GEN]]
-; CHECK-NEXT: %[[STUCK:.*]] = and i1 %[[RETURNED]], %[[SAME]]
-; CHECK-NEXT: br i1 %[[STUCK]], label %ck.gbar.stuck, label %ck.gbar.spin
-; CHECK: ck.gbar.spin:
-; CHECK-NEXT: call spir_func void @__ck_spin_wait()
-; CHECK-NEXT: br label %ck.gbar.poll
-; The first to find it stuck records barrier call 1 (word 14) and its line
-; (word 15, 0 without debug information); every work-group that finds it
-; stuck leaves the kernel.
-; CHECK: ck.gbar.stuck:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 14
-; CHECK-NEXT: %[[RECORD:.*]] = cmpxchg i32 addrspace(1)* %{{.*}}, i32 0, i32 1 seq_cst seq_cst
-; CHECK-NEXT: %[[FIRST:.*]] = extractvalue { i32, i1 } %[[RECORD]], 1
-; CHECK-NEXT: br i1 %[[FIRST]], label %[[LINE:.*]], label
-; CHECK: ck.gbar.release:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[CAS:.*]] = cmpxchg i32 addrspace(1)* %{{.*}}, i32 %[[STATE]], i32 %[[REL]] seq_cst seq_cst
-; CHECK-NEXT: %[[OK:.*]] = extractvalue { i32, i1 } %[[CAS]], 1
-; CHECK-NEXT: br i1 %[[OK]], label %ck.gbar.done, label %ck.gbar.poll
-; CHECK: ck.gbar.done:
-; CHECK-NEXT: %[[LEAVE:.*]] = phi i32 [ 0, %ck.gbar.poll ], [ 0, %ck.gbar.release ], [ 1, %{{.*}} ]
-; CHECK-NEXT: store i32 %[[LEAVE]], i32 addrspace(3)* @gbar.ck.broadcast
-; CHECK: [[LINE]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 15
-; CHECK-NEXT: store atomic i32 0, {{.*}} seq_cst
 ; query_kill_count
 ; CHECK: ck.thread01:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[Q:.*]] = load atomic i32
+; CHECK-NEXT: %[[Q:.*]] = call spir_func i32 @__ck_query_kill_count(i32 addrspace(1)* %__ck_context)
 ; CHECK-NEXT: store i32 %[[Q]], i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK: %[[B:ck.broadcast.*]] = load i32, i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK: add i32 %{{.*}}, %[[B]]
-; WORD5-NOT: %__ck_context, i64 5
-; The spin-wait function: empty, never inlined (Clover replaces its calls).
-; CHECK: define internal spir_func void @__ck_spin_wait() #[[WAITATTR:[0-9]+]] {
-; CHECK-NEXT: entry:
+; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
-; CHECK: attributes #[[WAITATTR]] = { noinline }
+; CHECK: declare spir_func i32 @__ck_global_barrier(i32 addrspace(1)*, i32, i32)
+; CHECK: declare spir_func i32 @__ck_query_kill_count(i32 addrspace(1)*)
+; WORD5-LABEL: define {{.*}}@gbar(
+; WORD5-NOT: %__ck_context, i64 5{{$}}
+; WORD5: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
+; WORD5-NOT: %__ck_context, i64 5{{$}}

@@ -1,4 +1,4 @@
-# lit configuration of the ck-lower pass tests.
+# lit configuration of the ck-lower and ck-link-kernel-side pass tests.
 #
 #   python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv \
 #     --param ck_plugin=BUILD/src/compiler/libCKPass.so tests/lit
@@ -27,5 +27,9 @@ config.environment['PATH'] = os.pathsep.join(
 config.substitutions.append(('%ck_plugin', plugin))
 config.substitutions.append(
     ('%ck-lower', '%s -load-pass-plugin %s -passes=ck-lower'
+     % (os.path.join(llvm_bin, 'opt'), plugin)))
+# What Clover and rusticl run: lowering, then the kernel side linked in.
+config.substitutions.append(
+    ('%ck-compile', '%s -load-pass-plugin %s -passes=ck-lower,ck-link-kernel-side'
      % (os.path.join(llvm_bin, 'opt'), plugin)))
 config.substitutions.append(('%llvm-spirv', '/usr/bin/llvm-spirv-14'))

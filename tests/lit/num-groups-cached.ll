@@ -1,11 +1,11 @@
 ; In a cooperative kernel whose only builtins are barriers, M changes only
-; inside resizing barriers: a workgroup reads it at entry and after each
-; resizing barrier into a private variable, and get_num_groups(0) and
-; get_global_size(0) read that (so a loop that strides by the global size
-; loads nothing from the context). num-groups.ll: with offer_kill, every
-; query reads M.
+; inside resizing barriers: a workgroup reads it (__ck_active_groups) at
+; entry and after each resizing barrier into a private variable, and
+; get_num_groups(0) and get_global_size(0) read that (so a loop that strides
+; by the global size reads nothing from the context). num-groups.ll: with
+; offer_kill, every query reads M.
 ; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -112,19 +112,23 @@ attributes #4 = { convergent }
 ; CHECK: %ck.known.active = alloca i32
 ; At entry (forked workgroups read it after the barrier they join at).
 ; CHECK: ck.body:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M0:.*]] = load atomic i32, i32 addrspace(1)* %{{.*}} seq_cst
+; CHECK-NEXT: %[[M0:.*]] = call spir_func i32 @__ck_active_groups(i32 addrspace(1)* %__ck_context)
 ; CHECK-NEXT: store i32 %[[M0]], i32* %ck.known.active
-; The loop's stride: no atomic load.
+; The loop's stride: no read of the context.
+; CHECK-NOT: __ck_active_groups
 ; CHECK: for.inc:
 ; CHECK-NEXT: %[[K:.*]] = load i32, i32* %ck.known.active
 ; CHECK-NEXT: %ck.active = zext i32 %[[K]] to i64
 ; CHECK-NEXT: %[[LS:.*]] = call spir_func i64 @_Z14get_local_sizej(i32 0)
 ; CHECK-NEXT: mul i64 %ck.active, %[[LS]]
-; After the resizing barrier, M again.
+; CHECK-NOT: __ck_active_groups
+; After the resizing barrier (where forked workgroups join too), M again.
+; CHECK: ck.resize.join:
+; CHECK-NOT: __ck_active_groups
 ; CHECK: for.end.ck.after:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M1:.*]] = load atomic i32, i32 addrspace(1)* %{{.*}} seq_cst
+; CHECK-NEXT: %[[M1:.*]] = call spir_func i32 @__ck_active_groups(i32 addrspace(1)* %__ck_context)
 ; CHECK-NEXT: store i32 %[[M1]], i32* %ck.known.active
 ; CHECK-NEXT: %[[K1:.*]] = load i32, i32* %ck.known.active
 ; CHECK-NEXT: zext i32 %[[K1]] to i64
+; CHECK-NOT: __ck_active_groups
+; CHECK: ret void

@@ -1,4 +1,5 @@
-; In cooperative kernels get_num_groups(0) is M (word 0) and
+; In cooperative kernels get_num_groups(0) is M, the active work-groups
+; that __ck_active_groups(context) returns (context word 0), and
 ; get_global_size(0) is M * get_local_size(0); other dimensions and
 ; non-cooperative kernels are unchanged.
 ; RUN: %ck-lower -S %s | FileCheck %s
@@ -100,12 +101,10 @@ attributes #4 = { convergent }
 ; CHECK-LABEL: define {{.*}}@sizes(
 ; With offer_kill, M is read from the context at every query.
 ; CHECK-NOT: known.active
-; CHECK: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M0:.*]] = load atomic i32, i32 addrspace(1)* %[[P0]] seq_cst, align 4
+; CHECK: %[[M0:.*]] = call spir_func i32 @__ck_active_groups(i32 addrspace(1)* %__ck_context)
 ; CHECK-NEXT: %[[A0:.*]] = zext i32 %[[M0]] to i64
 ; CHECK: store i64 %[[A0]], i64 addrspace(1)*
-; CHECK: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M1:.*]] = load atomic i32, i32 addrspace(1)* %[[P1]] seq_cst, align 4
+; CHECK: %[[M1:.*]] = call spir_func i32 @__ck_active_groups(i32 addrspace(1)* %__ck_context)
 ; CHECK-NEXT: %[[A1:.*]] = zext i32 %[[M1]] to i64
 ; CHECK-NEXT: %[[LS:.*]] = call spir_func i64 @_Z14get_local_sizej(i32 0)
 ; CHECK-NEXT: %[[GS:.*]] = mul i64 %[[A1]], %[[LS]]
@@ -113,9 +112,13 @@ attributes #4 = { convergent }
 ; CHECK: %[[N1:.*]] = call spir_func i64 @_Z14get_num_groupsj(i32 noundef 1)
 ; CHECK: store i64 %[[N1]]
 ; CHECK: %[[ND:.*]] = call spir_func i64 @_Z14get_num_groupsj(i32 noundef %[[D:.*]])
-; CHECK: %[[AD:.*]] = zext i32 %{{.*}} to i64
+; CHECK-NEXT: %[[MD:.*]] = call spir_func i32 @__ck_active_groups(i32 addrspace(1)* %__ck_context)
+; CHECK-NEXT: %[[AD:.*]] = zext i32 %[[MD]] to i64
 ; CHECK-NEXT: %[[IS0:.*]] = icmp eq i32 %[[D]], 0
 ; CHECK-NEXT: %[[SEL:.*]] = select i1 %[[IS0]], i64 %[[AD]], i64 %[[ND]]
 ; CHECK: store i64 %[[SEL]]
 ; CHECK-LABEL: define {{.*}}@plain_sizes(i64 addrspace(1)* noundef %out)
+; CHECK-NOT: __ck_active_groups
 ; CHECK: call spir_func i64 @_Z14get_num_groupsj(i32 noundef 0)
+; CHECK-NOT: __ck_active_groups
+; CHECK: ret void

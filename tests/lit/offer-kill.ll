@@ -1,8 +1,12 @@
-; offer_kill: thread 0 decides between two workgroup barriers; the fast path
-; is one atomic load of CK_KILL_REQUESTS (word 2); killed groups return.
+; offer_kill: local thread 0 calls __ck_offer_kill(context, group) between
+; two workgroup barriers and broadcasts its answer through a workgroup-local
+; variable; every thread of a killed group (answer not 0) leaves the kernel
+; by ck.exit, which records no return. The protocol itself (the fast path's
+; one load of CK_KILL_REQUESTS, the slow path) is kernel_side.c's, which
+; ck-link-kernel-side links in.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck --check-prefix=BROADCAST %s
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -61,57 +65,30 @@ attributes #4 = { convergent nounwind readnone willreturn }
 
 ; CHECK-LABEL: define {{.*}}@shrink(
 ; CHECK: call spir_func void @_Z7barrierj(i32 3)
+; CHECK: call spir_func i64 @_Z12get_local_idj(i32 0)
+; CHECK: call spir_func i64 @_Z12get_local_idj(i32 1)
 ; CHECK: call spir_func i64 @_Z12get_local_idj(i32 2)
 ; CHECK-NEXT: icmp eq i64
 ; CHECK-NEXT: %[[T0:.*]] = and i1
 ; CHECK-NEXT: br i1 %[[T0]], label %ck.thread0, label %ck.uniform
 ; CHECK: ck.thread0:
-; CHECK-NEXT: %[[P:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[R:.*]] = load atomic i32, i32 addrspace(1)* %[[P]] seq_cst, align 4
-; CHECK-NEXT: %ck.no.kill = icmp eq i32 %[[R]], 0
-; CHECK-NEXT: br i1 %ck.no.kill, label %ck.then, label %ck.else
+; CHECK-NEXT: %[[G:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; CHECK-NEXT: %[[G32:.*]] = trunc i64 %[[G]] to i32
+; CHECK-NEXT: %[[K:.*]] = call spir_func i32 @__ck_offer_kill(i32 addrspace(1)* %__ck_context, i32 %[[G32]])
+; CHECK-NEXT: store i32 %[[K]], i32 addrspace(3)* @shrink.ck.broadcast
+; CHECK-NEXT: br label %ck.uniform
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %ck.broadcast = load i32, i32 addrspace(3)* @shrink.ck.broadcast
-; CHECK-NEXT: %[[K:.*]] = icmp ne i32 %ck.broadcast, 0
-; CHECK-NEXT: br i1 %[[K]], label %ck.exit, label %ck.alive
-; CHECK: ck.then:
-; CHECK-NEXT: br label %ck.endif
-; Slow path: only the last group (never group 0) claims a request and
-; retires itself by a compare-exchange on M (word 0); under the random
-; policy (seed, word 10, not 0) it first accepts if a draw in [0, 1] is 1.
-; CHECK: ck.else:
-; CHECK: %ck.last = and i1
-; CHECK-NEXT: br i1 %ck.last, label %[[LAST:[a-z.0-9]+]], label %[[NOTLAST:[a-z.0-9]+]]
-; CHECK: [[LAST]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
-; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
-; CHECK-NEXT: %ck.not.random = icmp eq i32 %[[SEED]], 0
-; CHECK-NEXT: br i1 %ck.not.random, label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
-; Any other group hints that it waits for the last one (which may need the
-; CPU to give the scheduler its kill).
-; CHECK: [[NOTLAST]]:
-; CHECK-NEXT: call spir_func void @__ck_spin_wait()
-; CHECK: [[DRAW]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; CHECK: %ck.random = urem i32 %{{.*}}, 2
-; CHECK: %[[CHOICE:.*]] = phi i32 [ 1, %[[FIXED]] ], [ %ck.random, %[[DRAW]] ]
-; CHECK-NEXT: %ck.accept = icmp ne i32 %[[CHOICE]], 0
-; CHECK-NEXT: br i1 %ck.accept, label %ck.kill.claim, label %ck.kill.done
-; CHECK: ck.kill.try:
-; CHECK: cmpxchg i32 addrspace(1)* %{{.*}} seq_cst seq_cst
-; CHECK: ck.kill.retire:
-; CHECK-NEXT: sub i32
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: cmpxchg i32 addrspace(1)* %{{.*}} seq_cst seq_cst
-; CHECK: ck.kill.killed:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 7
-; CHECK-NEXT: atomicrmw add
-; CHECK: ck.kill.giveback:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: atomicrmw add
+; CHECK-NEXT: %[[KILLED:.*]] = icmp ne i32 %ck.broadcast, 0
+; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %ck.alive
+; The rest of the kernel runs only in groups that were not killed.
+; CHECK: ck.alive:
+; CHECK-NEXT: br label %[[AFTER:.*]]
+; CHECK: [[AFTER]]:
+; CHECK: store i32 1, i32 addrspace(1)*
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
+; CHECK: declare spir_func i32 @__ck_offer_kill(i32 addrspace(1)*, i32)
 ; BROADCAST: @shrink.ck.broadcast = internal addrspace(3) global i32 undef, align 4
 ; BROADCAST: store i32 %{{.*}}, i32 addrspace(3)* @shrink.ck.broadcast

@@ -1,19 +1,20 @@
-; resizing_global_barrier: first a global barrier that workgroup 0 releases
-; (the master):
-; once all M have arrived it reserves the ids of the workgroups it forks
-; (resume id 1), draws W from CK_KILL_REQUESTS (under the random policy a
-; draw in [0, that], otherwise all of it), publishes F = M - W as
-; CK_RESIZE_FIRST_DOOMED (word 9) and whether W > 0 as CK_RESIZE_DECISION
-; (word 12), releases the barrier, and only then publishes the forked
-; workgroups' slots. Only if W > 0, between another pair of workgroup
-; barriers: groups [F, M) offer to be killed until they are, no kill is
-; requested or F is CK_RESIZE_NONE_DOOMED (one that stops un-killed sets
-; it), and the others meet at a second global barrier, once M has dropped.
+; resizing_global_barrier: local thread 0 calls
+; __ck_resize_gather(context, group, site, line, &first, &forks), the first
+; global barrier, which workgroup 0 (the master) releases after it reserved
+; the workgroups it forks and decided the kills (kernel_side.c). The site is
+; barrier call 1 with CK_STUCK_RESIZING (bit 31) set, the line 0 without
+; debug information. Only after the release, if it reserved any, thread 0
+; publishes the forked workgroups' slots with resume id 1
+; (__ck_fork_publish; no transmit record here). The decision is broadcast:
+; every workgroup leaves if the barrier is stuck (2), goes on to the kill
+; phase if workgroup 0 decided to kill (1), and past the barrier if not
+; (0). The kill phase and the second global barrier are __ck_resize_join,
+; between another pair of workgroup barriers; killed workgroups leave.
 ; Forked groups join there, after the first global barrier, and read the
 ; decision like everyone else.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -82,180 +83,58 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: i32 1, label %ck.resume.1
 ; CHECK: ck.resume.1:
 ; CHECK-NEXT: br label %ck.resize.join
-; Arrive, then the master (workgroup 0) or the others.
+; CHECK: call spir_func void @_Z7barrierj(i32 3)
+; CHECK: call spir_func i64 @_Z12get_local_idj(i32 2)
+; CHECK-NEXT: icmp eq i64
+; CHECK-NEXT: %[[T0:.*]] = and i1
+; CHECK-NEXT: br i1 %[[T0]], label %ck.thread0, label %ck.uniform
+; The first global barrier, run by thread 0.
 ; CHECK: ck.thread0:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[TICKET:.*]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; CHECK-NEXT: %ck.generation = lshr i32 %[[TICKET]], 16
-; CHECK-NEXT: %[[NEXTGEN:.*]] = add i32 %ck.generation, 1
-; CHECK-NEXT: %ck.released = shl i32 %[[NEXTGEN]], 16
-; CHECK: %ck.master = icmp eq i32 %ck.group, 0
-; CHECK-NEXT: br i1 %ck.master, label %[[MASTER:ck.then]], label %[[OTHERS:ck.else]]
-; With nothing to kill, the barrier ends here.
-; Every work-group leaves if the barrier is stuck (2), goes on to the kill
-; phase if workgroup 0 decided to kill (1), and past the barrier if not (0).
+; CHECK-NEXT: %[[G:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; CHECK-NEXT: %[[G32:.*]] = trunc i64 %[[G]] to i32
+; CHECK-NEXT: %ck.decision = call spir_func i32 @__ck_resize_gather(i32 addrspace(1)* %__ck_context, i32 %[[G32]], i32 -2147483647, i32 0, i32* %ck.fork.first, i32* %ck.fork.count)
+; Then the forks that workgroup 0 reserved, if any.
+; CHECK-DAG: %[[FORKS:.*]] = load i32, i32* %ck.fork.count
+; CHECK-DAG: %[[FIRST:.*]] = load i32, i32* %ck.fork.first
+; CHECK-NEXT: %[[NOFORK:.*]] = icmp eq i32 %[[FORKS]], 0
+; CHECK-NEXT: br i1 %[[NOFORK]], label %ck.fork.done, label %ck.fork.publish
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %ck.broadcast = load i32, i32 addrspace(3)* @resize.ck.broadcast
 ; CHECK-NEXT: %[[STUCK:.*]] = icmp eq i32 %ck.broadcast, 2
 ; CHECK-NEXT: br i1 %[[STUCK]], label %ck.exit, label %ck.alive
-; CHECK: [[MASTER]]:
-; CHECK-NEXT: br label %ck.resize.gather
-; CHECK: [[OTHERS]]:
-; CHECK-NEXT: br label %ck.resize.wait
-; CHECK: ck.endif:
-; CHECK-NEXT: phi i32 [ %[[MDEC:.*]], %[[MEND:.*]] ], [ %[[ODEC:.*]], %[[OEND:.*]] ]
-; The master waits for all M (M can drop meanwhile) ...
-; CHECK: ck.resize.gather:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[STATE:.*]] = load atomic i32
-; CHECK-NEXT: %ck.arrived = and i32 %[[STATE]], 65535
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M0:.*]] = load atomic i32
-; CHECK-NEXT: %[[ALL:.*]] = icmp uge i32 %ck.arrived, %[[M0]]
-; CHECK-NEXT: br i1 %[[ALL]], label %ck.resize.gather.done, label %ck.resize.gather.check
-; Not all arrived: the master alone releases this barrier, so a work-group
-; that returned (word 13) can never arrive; else wait.
-; CHECK: ck.resize.gather.check:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 13
-; CHECK-NEXT: %[[RET:.*]] = load atomic i32
-; CHECK-NEXT: %[[ANYRET:.*]] = icmp ne i32 %[[RET]], 0
-; CHECK-NEXT: br i1 %[[ANYRET]], label %ck.resize.gather.done, label %ck.resize.gather.spin
-; CHECK: ck.resize.gather.spin:
-; CHECK-NEXT: call spir_func void @__ck_spin_wait()
-; CHECK: ck.resize.gather.done:
-; CHECK-NEXT: %[[MSTUCK:.*]] = phi i1 [ false, %ck.resize.gather ], [ true, %ck.resize.gather.check ]
-; CHECK-NEXT: br i1 %[[MSTUCK]], label %[[MRECORD:ck.then[0-9]+]], label %[[GATHERED:ck.else[0-9]+]]
-; Stuck: record resizing barrier call 1 (bit 31 set), decide 2.
-; CHECK: [[MRECORD]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 14
-; CHECK-NEXT: cmpxchg i32 addrspace(1)* %{{.*}}, i32 0, i32 -2147483647 seq_cst seq_cst
-; ... then reserves the forks (one load when nothing is offered) ...
-; CHECK: [[GATHERED]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
-; CHECK-NEXT: load atomic i32
-; CHECK-NEXT: %ck.no.fork = icmp eq
-; CHECK-NEXT: br i1 %ck.no.fork, label %ck.fork.reserved, label %ck.fork.take
-; ... draws W and publishes F and the decision, then releases everyone ...
-; CHECK: ck.fork.reserved:
-; CHECK: %ck.k = phi i32
-; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[REQUESTED:.*]] = load atomic i32
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
-; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
-; CHECK-NEXT: %[[NR:ck.not.random[0-9]*]] = icmp eq i32 %[[SEED]], 0
-; CHECK-NEXT: br i1 %[[NR]], label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
-; CHECK: [[DRAW]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; CHECK: %[[BOUND:.*]] = add i32 %[[REQUESTED]], 1
-; CHECK-NEXT: %[[R:ck.random[0-9]*]] = urem i32 %{{.*}}, %[[BOUND]]
-; CHECK: ck.endif{{[0-9]+}}:
-; CHECK-NEXT: %[[W:ck.resize.kills]] = phi i32 [ %[[REQUESTED]], %[[FIXED]] ], [ %[[R]], %[[DRAW]] ]
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M:.*]] = load atomic i32
-; CHECK-NEXT: %[[MW:.*]] = sub i32 %[[M]], %[[W]]
-; CHECK-NEXT: %[[SOME:.*]] = icmp ugt i32 %[[M]], %[[W]]
-; CHECK-NEXT: %[[F:ck.first.doomed]] = select i1 %[[SOME]], i32 %[[MW]], i32 0
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: store atomic i32 %[[F]], i32 addrspace(1)* %{{.*}} seq_cst
-; CHECK-NEXT: %[[ANY:.*]] = icmp ne i32 %[[W]], 0
-; CHECK-NEXT: %ck.decision = zext i1 %[[ANY]] to i32
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
-; CHECK-NEXT: store atomic i32 %ck.decision, i32 addrspace(1)* %{{.*}} seq_cst
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: store atomic i32 %ck.released, i32 addrspace(1)* %{{.*}} seq_cst
-; ... and publishes the forked workgroups' slots only after the release.
-; CHECK-NEXT: %[[NOFORK:.*]] = icmp eq i32 %ck.k, 0
-; CHECK-NEXT: br i1 %[[NOFORK]], label %ck.fork.done, label %ck.fork.next
 ; CHECK: ck.fork.publish:
-; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst
-; The others wait for the next generation, then read the decision; one
-; that finds a work-group returned (word 13) and then, read after that, the
-; generation still unchanged, finds the barrier stuck.
-; CHECK: ck.resize.wait:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[STATE2:.*]] = load atomic i32
-; CHECK-NEXT: %[[GEN2:.*]] = lshr i32 %[[STATE2]], 16
-; CHECK-NEXT: %[[NEW:.*]] = icmp ne i32 %[[GEN2]], %ck.generation
-; CHECK-NEXT: br i1 %[[NEW]], label %ck.resize.wait.done, label %ck.resize.wait.check
-; CHECK: ck.resize.wait.check:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 13
-; CHECK-NEXT: %[[ORET:.*]] = load atomic i32
-; CHECK-NEXT: %[[OANYRET:.*]] = icmp ne i32 %[[ORET]], 0
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 4
-; CHECK-NEXT: %[[STATE3:.*]] = load atomic i32
-; CHECK-NEXT: %[[GEN3:.*]] = lshr i32 %[[STATE3]], 16
-; CHECK-NEXT: %[[SAME:.*]] = icmp eq i32 %[[GEN3]], %ck.generation
-; CHECK-NEXT: %[[OSTUCK:.*]] = and i1 %[[OANYRET]], %[[SAME]]
-; CHECK-NEXT: br i1 %[[OSTUCK]], label %ck.resize.wait.done, label %ck.resize.wait.spin
-; CHECK: ck.resize.wait.done:
-; CHECK-NEXT: %[[OSTUCKPHI:.*]] = phi i1 [ false, %ck.resize.wait ], [ true, %ck.resize.wait.check ]
-; CHECK-NEXT: br i1 %[[OSTUCKPHI]], label %{{.*}}, label %[[RELEASED:ck.else[0-9]+]]
-; CHECK: [[RELEASED]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
-; CHECK-NEXT: load atomic i32
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[FORKS]], i32 1, i32* null, i32 0)
+; CHECK-NEXT: br label %ck.fork.done
+; CHECK: ck.fork.done:
+; CHECK-NEXT: store i32 %ck.decision, i32 addrspace(3)* @resize.ck.broadcast
+; CHECK-NEXT: br label %ck.uniform
 ; Past the barrier: on a decision to kill, to the kill phase.
 ; CHECK: ck.alive:
 ; CHECK-NEXT: %[[KILLING:.*]] = icmp ne i32 %ck.broadcast, 0
 ; CHECK-NEXT: br i1 %[[KILLING]], label %ck.resize.join, label %entry.ck.after
-; The rest, reached on a decision to kill and by forked groups: everyone
-; reads the decision again.
+; The rest, reached on a decision to kill and by forked groups, between
+; another pair of workgroup barriers.
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.1, %ck.alive
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
-; CHECK: ck.thread0{{[0-9]+}}:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 12
-; CHECK-NEXT: %[[D2:.*]] = load atomic i32
-; CHECK-NEXT: %[[K2:.*]] = icmp ne i32 %[[D2]], 0
-; CHECK-NEXT: br i1 %[[K2]], label %[[KAM:ck.then[0-9]+]], label %[[NOKILL:ck.else[0-9]+]]
+; CHECK: call spir_func i64 @_Z12get_local_idj(i32 2)
+; CHECK-NEXT: icmp eq i64
+; CHECK-NEXT: %[[T1:.*]] = and i1
+; CHECK-NEXT: br i1 %[[T1]], label %[[JOIN0:ck.thread0[0-9]+]], label %[[JOINED:ck.uniform[0-9]+]]
+; CHECK: [[JOIN0]]:
+; CHECK-NEXT: %[[GJ:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; CHECK-NEXT: %[[GJ32:.*]] = trunc i64 %[[GJ]] to i32
+; CHECK-NEXT: %[[LEAVE:.*]] = call spir_func i32 @__ck_resize_join(i32 addrspace(1)* %__ck_context, i32 %[[GJ32]], i32 -2147483647, i32 0)
+; CHECK-NEXT: store i32 %[[LEAVE]], i32 addrspace(3)* @resize.ck.broadcast
 ; Killed workgroups (and those that found the second global barrier stuck)
 ; leave after the second workgroup barrier.
-; CHECK: ck.uniform{{[0-9]+}}:
+; CHECK: [[JOINED]]:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: %[[KB:.*]] = load i32, i32 addrspace(3)* @resize.ck.broadcast
 ; CHECK-NEXT: %[[KILLED:.*]] = icmp ne i32 %[[KB]], 0
 ; CHECK-NEXT: br i1 %[[KILLED]], label %ck.exit, label %[[ALIVE:ck.alive[0-9]+]]
-; Kill phase: a group is doomed if its id is at least F.
-; CHECK: [[KAM]]:
-; CHECK: %[[GK:ck.group[0-9]*]] = trunc i64
-; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: %[[FK:.*]] = load atomic i32
-; CHECK-NEXT: %[[ABOVE:.*]] = icmp uge i32 %[[GK]], %[[FK]]
-; CHECK-NEXT: %ck.doomed = and i1 %{{.*}}, %[[ABOVE]]
-; With nothing to kill, the workgroup is not killed.
-; CHECK: [[NOKILL]]:
-; CHECK-NEXT: br label %[[RESULT:ck.endif[0-9]+]]
-; CHECK: [[RESULT]]:
-; CHECK-NEXT: phi i32 [ %{{.*}}, %ck.endif{{[0-9]+}} ], [ 0, %[[NOKILL]] ]
-; CHECK-NEXT: store i32 %{{.*}}, i32 addrspace(3)* @resize.ck.broadcast
-; CHECK: ck.resize.offer:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 2
-; CHECK-NEXT: %[[REQ:.*]] = load atomic i32
-; CHECK-NEXT: %[[NOREQ:.*]] = icmp eq i32 %[[REQ]], 0
-; CHECK-NEXT: br i1 %[[NOREQ]], label %ck.resize.stop, label %ck.resize.wanted
-; CHECK: ck.resize.wanted:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: %[[F2:.*]] = load atomic i32
-; CHECK-NEXT: %[[NONE:.*]] = icmp eq i32 %[[F2]], -1
-; CHECK-NEXT: br i1 %[[NONE]], label %ck.resize.stop, label %ck.resize.slow
-; The doomed groups were drawn already: their kill slow path draws nothing.
-; CHECK: ck.resize.slow:
-; CHECK: %ck.last = and i1
-; CHECK-NOT: i64 11
-; CHECK: ck.resize.stop:
-; CHECK-NEXT: %[[WS:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 9
-; CHECK-NEXT: store atomic i32 -1, i32 addrspace(1)* %[[WS]] seq_cst
-; CHECK-NEXT: br label %ck.resize.done
-; CHECK: ck.resize.done:
-; CHECK-NEXT: phi i1 [ false, %ck.resize.stop ], [ true, %ck.endif{{[0-9]+}} ]
-; CHECK: br i1 %{{.*}}, label %ck.resize.done, label %ck.resize.wait
-; CHECK: ck.resize.wait{{[0-9]+}}:
-; CHECK-NEXT: call spir_func void @__ck_spin_wait()
-; CHECK-NEXT: br label %ck.resize.offer
-; Those not killed arrive at a second global barrier.
-; CHECK: ck.gbar.poll:
 ; CHECK: [[ALIVE]]:
 ; CHECK-NEXT: br label %entry.ck.after
 ; CHECK: entry.ck.after:
@@ -263,7 +142,13 @@ attributes #4 = { convergent }
 ; CHECK: add nsw i32 %{{.*}}, 1
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
-; The first global barrier is the master's, the second an ordinary one.
-; GBAR: {{^}}ck.resize.gather:
-; GBAR-COUNT-1: {{^}}ck.gbar.poll{{[0-9]*}}:
-; GBAR-NOT: {{^}}ck.gbar.poll
+; The first global barrier is the master's, the second is inside
+; __ck_resize_join: no ordinary global barrier.
+; GBAR-NOT: @__ck_global_barrier(
+; GBAR: call spir_func i32 @__ck_resize_gather(
+; GBAR-NOT: @__ck_global_barrier(
+; GBAR: call spir_func i32 @__ck_resize_join(
+; GBAR-NOT: @__ck_global_barrier(
+; GBAR-NOT: @__ck_resize_gather(
+; GBAR-NOT: @__ck_resize_join(
+; GBAR: declare

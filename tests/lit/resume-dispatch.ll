@@ -1,11 +1,14 @@
 ; Resume dispatch: one case per fork point (request_fork in a loop, in a
-; helper, and a resizing barrier), numbered per kernel. The arguments'
+; helper, and a resizing barrier), numbered per kernel: each fork point's
+; __ck_fork_publish passes its resume id, and the dispatch at entry reads
+; the id from the workgroup's slot (context word 16 + 64 * group) and the
+; transmit record after it (word 18: i) with atomic loads. The arguments'
 ; spills stay before the dispatch; a fork point in a loop is reached through
 ; a guard that heads the loop, so the control flow stays reducible (every
 ; cycle has one entry).
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | sed 's/ optnone//' | opt -passes='print<cycles>' -disable-output 2>&1 | FileCheck %s --check-prefix=CYCLES
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -174,7 +177,13 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: i32 3, label %ck.resume.3
 ; CHECK-NEXT: ]
 ; CHECK: ck.resume.1:
-; CHECK: br label %ck.resume.guard
+; CHECK-NEXT: %[[R64:.*]] = zext i32 %[[G32]] to i64
+; CHECK-NEXT: %[[RFIRST:.*]] = mul i64 %[[R64]], 64
+; CHECK-NEXT: %[[RWORD:.*]] = add i64 %[[RFIRST]], 18
+; CHECK-NEXT: %[[RSLOT:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[RWORD]]
+; CHECK-NEXT: %[[RI:.*]] = load atomic i32, i32 addrspace(1)* %[[RSLOT]] seq_cst, align 4
+; CHECK-NEXT: store i32 %[[RI]], i32* %i
+; CHECK-NEXT: br label %ck.resume.guard
 ; CHECK: ck.resume.2:
 ; CHECK: br label %for.end.ck.after
 ; CHECK: ck.resume.3:
@@ -191,10 +200,18 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; The fork point in the loop: resume right after its trailing barrier.
 ; CHECK: for.body:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
+; CHECK: ck.thread0:
+; CHECK-NEXT: %[[K1:.*]] = call spir_func i32 @__ck_fork_reserve(i32 addrspace(1)* %__ck_context, i32* %ck.fork.first)
+; CHECK-NEXT: %[[F1:.*]] = load i32, i32* %ck.fork.first
+; CHECK-NEXT: %[[NO1:.*]] = icmp eq i32 %[[K1]], 0
+; CHECK-NEXT: br i1 %[[NO1]], label %ck.fork.done, label %ck.fork.publish
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: br label %for.body.ck.after
-; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst, align 4
+; CHECK: ck.fork.publish:
+; CHECK: store i32 %{{.*}}, i32* %{{.*}}
+; CHECK-NEXT: %[[REC1:.*]] = getelementptr inbounds [1 x i32], [1 x i32]* %ck.transmit.record, i32 0, i32 0
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F1]], i32 %[[K1]], i32 1, i32* %[[REC1]], i32 1)
 ; CHECK: for.body.ck.after:
 ; CHECK-SAME: preds = %ck.resume.guard, %ck.uniform
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
@@ -202,13 +219,18 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: load i32 addrspace(1)*, i32 addrspace(1)** %out.addr
 ; The fork point in the helper, inlined.
 ; CHECK: br label %for.end.ck.after
-; CHECK: store atomic i32 2, i32 addrspace(1)* %{{.*}} seq_cst, align 4
+; CHECK: store i32 %{{.*}}, i32* %{{.*}}
+; CHECK-NEXT: %[[REC2:.*]] = getelementptr inbounds [1 x i32], [1 x i32]* %ck.transmit.record, i32 0, i32 0
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %{{.*}}, i32 %{{.*}}, i32 2, i32* %[[REC2]], i32 1)
 ; CHECK: for.end.ck.after:
 ; CHECK-SAME: preds = %ck.resume.2, %ck.uniform2
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: load i32 addrspace(1)*, i32 addrspace(1)** %out.addr.i
 ; The resizing barrier: forked groups join at its second global barrier.
-; CHECK: store atomic i32 3, i32 addrspace(1)* %{{.*}} seq_cst, align 4
+; CHECK: call spir_func i32 @__ck_resize_gather(
+; CHECK: store i32 %{{.*}}, i32* %{{.*}}
+; CHECK-NEXT: %[[REC3:.*]] = getelementptr inbounds [1 x i32], [1 x i32]* %ck.transmit.record, i32 0, i32 0
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %{{.*}}, i32 %{{.*}}, i32 3, i32* %[[REC3]], i32 1)
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.3,
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
@@ -217,6 +239,8 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: switch i32 %{{.*}}, label %ck.body [
 ; CHECK-NEXT: i32 1, label %ck.resume.1
 ; CHECK-NEXT: ]
+; No transmit variables: no record.
+; CHECK: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %{{.*}}, i32 %{{.*}}, i32 1, i32* null, i32 0)
 ; CHECK-NOT: declare {{.*}}@request_fork
 ; CHECK-NOT: declare {{.*}}@resizing_global_barrier
 ; Every cycle has a single entry.

@@ -3,7 +3,7 @@
 ; (Mesa's structurizer handles irreducible control flow nondeterministically).
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | sed 's/ optnone//' | opt -passes='print<cycles>' -disable-output 2>&1 | FileCheck %s --check-prefix=CYCLES
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;

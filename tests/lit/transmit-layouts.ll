@@ -3,9 +3,10 @@
 ; Record: k@0 (packed, 9 bytes: d at bytes 3-4, e at 5-8), n@16 (nested, 16
 ; bytes: in.tag@16, in.code@18, bytes@20, v@24), u@32 (uchar3): 9 words.
 ; Every scalar is reached by a typed getelementptr and moved with its own
-; type; one that straddles two words is assembled from both.
+; type; one that straddles two words is assembled from both. The forker
+; packs the 9 words into ck.transmit.record for __ck_fork_publish.
 ; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -165,14 +166,29 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: store <3 x i8> %[[U]], <3 x i8>* %u, align 4
 ; CHECK-NEXT: br label %entry.ck.after
 ; Save: k.d goes to the top byte of word 0 and the low byte of word 1.
-; CHECK: ck.fork.reserve:
+; CHECK: ck.fork.publish:
 ; CHECK: %[[SD:.*]] = load i16, i16* %{{.*}}, align 1
 ; CHECK-NEXT: %[[SDW:.*]] = zext i16 %[[SD]] to i32
 ; CHECK-NEXT: %[[SDHI:.*]] = shl i32 %[[SDW]], 24
 ; CHECK-NEXT: %[[SW0:.*]] = or i32 %{{.*}}, %[[SDHI]]
 ; CHECK-NEXT: %[[SDLO:.*]] = lshr i32 %[[SDW]], 8
+; k.e: the top three bytes of word 1 and the low byte of word 2.
+; CHECK-NEXT: getelementptr inbounds %struct.packed, %struct.packed* %k, i32 0, i32 4
+; CHECK-NEXT: %[[SE:.*]] = load i32, i32* %{{.*}}, align 1
+; CHECK-NEXT: %[[SEHI:.*]] = shl i32 %[[SE]], 8
+; CHECK-NEXT: %[[SW1:.*]] = or i32 %[[SDLO]], %[[SEHI]]
+; CHECK-NEXT: %[[SW2:.*]] = lshr i32 %[[SE]], 24
 ; CHECK: %[[R0:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 0
 ; CHECK-NEXT: store i32 %[[SW0]], i32* %[[R0]], align 4
+; CHECK-NEXT: %[[R1:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 1
+; CHECK-NEXT: store i32 %[[SW1]], i32* %[[R1]], align 4
+; CHECK-NEXT: %[[R2:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 2
+; CHECK-NEXT: store i32 %[[SW2]], i32* %[[R2]], align 4
 ; Word 3 is padding: 0.
-; CHECK: %[[R3:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 3
+; CHECK-NEXT: %[[R3:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 3
 ; CHECK-NEXT: store i32 0, i32* %[[R3]], align 4
+; All 9 words, with resume id 1.
+; CHECK: %[[R8:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 8
+; CHECK-NEXT: store i32 %{{.*}}, i32* %[[R8]], align 4
+; CHECK-NEXT: %[[REC:.*]] = getelementptr inbounds [9 x i32], [9 x i32]* %[[RECORD]], i32 0, i32 0
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %ck.first.new, i32 %ck.forks, i32 1, i32* %[[REC]], i32 9)

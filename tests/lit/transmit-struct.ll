@@ -5,9 +5,11 @@
 ; moved only the first field) and no llvm.memcpy (nir_lower_memcpy crashed on
 ; one whose operand is a struct variable). Record: p@0 (pair, 8 bytes),
 ; t@8 (triple, 3 bytes), s@12 (tagged, 4 bytes, align 2); 4 words, each
-; field shifted to its byte offset in its word.
+; field shifted to its byte offset in its word: the forker packs them into
+; ck.transmit.record for __ck_fork_publish, a resuming workgroup reads them
+; from slot words 18..21.
 ; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -133,10 +135,18 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NOT: bitcast %struct
 ; Restore: the slot's four words, then each field from its word.
 ; CHECK: ck.resume.1:
-; CHECK: %[[W0:.*]] = load atomic i32
-; CHECK: %[[W1:.*]] = load atomic i32
-; CHECK: %[[W2:.*]] = load atomic i32
-; CHECK: %[[W3:.*]] = load atomic i32
+; CHECK: add i64 %{{.*}}, 18
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
+; CHECK-NEXT: %[[W0:.*]] = load atomic i32
+; CHECK: add i64 %{{.*}}, 19
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
+; CHECK-NEXT: %[[W1:.*]] = load atomic i32
+; CHECK: add i64 %{{.*}}, 20
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
+; CHECK-NEXT: %[[W2:.*]] = load atomic i32
+; CHECK: add i64 %{{.*}}, 21
+; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
+; CHECK-NEXT: %[[W3:.*]] = load atomic i32
 ; CHECK-NEXT: %[[P0:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 0
 ; CHECK-NEXT: store i32 %[[W0]], i32* %[[P0]], align 4
 ; CHECK-NEXT: %[[F1:.*]] = bitcast i32 %[[W1]] to float
@@ -162,11 +172,16 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[S1:.*]] = getelementptr inbounds %struct.tagged, %struct.tagged* %s, i32 0, i32 1
 ; CHECK-NEXT: store i16 %[[CODE]], i16* %[[S1]], align 2
 ; CHECK-NEXT: br label %entry.ck.after
-; Save in the forker: every field loaded with its own type, shifted into
-; its word; the padding byte of s stays 0.
-; CHECK: ck.fork.reserve:
-; CHECK-NOT: memcpy
-; CHECK: %[[FP0:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 0
+; Save in the forker, once __ck_fork_reserve reserved workgroups: every
+; field loaded with its own type, shifted into its word; the padding byte of
+; s stays 0.
+; CHECK: ck.thread0:
+; CHECK-NEXT: %[[K:.*]] = call spir_func i32 @__ck_fork_reserve(i32 addrspace(1)* %__ck_context, i32* %ck.fork.first)
+; CHECK-NEXT: %[[FIRST:.*]] = load i32, i32* %ck.fork.first
+; CHECK-NEXT: %[[NOFORK:.*]] = icmp eq i32 %[[K]], 0
+; CHECK-NEXT: br i1 %[[NOFORK]], label %ck.fork.done, label %ck.fork.publish
+; CHECK: ck.fork.publish:
+; CHECK-NEXT: %[[FP0:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 0
 ; CHECK-NEXT: %[[FV0:.*]] = load i32, i32* %[[FP0]], align 4
 ; CHECK-NEXT: %[[FP1:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 1
 ; CHECK-NEXT: %[[FF1:.*]] = load float, float* %[[FP1]], align 4
@@ -192,10 +207,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: store i32 %[[FV2]], i32* %[[R2]], align 4
 ; CHECK-NEXT: %[[R3:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 3
 ; CHECK-NEXT: store i32 %[[FV3]], i32* %[[R3]], align 4
-; CHECK-NEXT: br label %ck.fork.reserved
-; Publish: the four words into slot words 18..21, then the resume id.
-; CHECK: ck.fork.publish:
-; CHECK: add i64 %{{.*}}, 18
-; CHECK: add i64 %{{.*}}, 21
-; CHECK-NOT: add i64 %{{.*}}, 22
-; CHECK: add i64 %{{.*}}, 16
+; Publish: the four words, with resume id 1.
+; CHECK-NEXT: %[[REC:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 0
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[K]], i32 1, i32* %[[REC]], i32 4)
+; CHECK-NEXT: br label %ck.fork.done

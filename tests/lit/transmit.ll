@@ -1,11 +1,15 @@
 ; Transmit record: a@0 (int), c@4 (char), l@8 (long), p@16 (global int *);
 ; 24 bytes = 6 words at slot bytes 8.. (context words 16 + 64 g + 2 ..).
-; Each variable is loaded and stored with its own type (so it stays
-; promotable to a register) and shifted into or out of the record's i32
-; words; the record is only ever accessed as words; never llvm.memcpy.
+; The forker's thread 0 packs the variables into ck.transmit.record only if
+; __ck_fork_reserve reserved workgroups, and passes it, 6 words, to
+; __ck_fork_publish, which copies it into each new slot; a resuming
+; workgroup reads the words from its slot with atomic loads. Each variable
+; is loaded and stored with its own type (so it stays promotable to a
+; register) and shifted into or out of the record's i32 words; the record is
+; only ever accessed as words; never llvm.memcpy.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=NOMEMCPY
-; RUN: %ck-lower %s -o %t.bc
+; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
 ;
@@ -128,69 +132,14 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[PP:.*]] = inttoptr i64 %[[PV]] to i32 addrspace(1)*
 ; CHECK-NEXT: store i32 addrspace(1)* %[[PP]], i32 addrspace(1)** %p, align 8
 ; CHECK-NEXT: br label %entry.ck.after
-; request_fork: take the offers (word 3), k = min(offers, N - M) (under the
-; random policy a draw in [0, that]), give the surplus back, reserve
-; [M, M + k) with an atomic add on M (word 0), then publish the slots if
-; k > 0 (k is 0 on the fast path, which only loaded the offers).
+; request_fork: thread 0 reserves, and publishes only if it reserved any.
 ; CHECK: ck.thread0:
-; CHECK: %ck.no.fork = icmp eq i32
-; CHECK-NEXT: br i1 %ck.no.fork, label %ck.fork.reserved, label %ck.fork.take
-; CHECK: ck.fork.take:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
-; CHECK-NEXT: %[[OFFERS:.*]] = atomicrmw xchg i32 addrspace(1)* %{{.*}}, i32 0 seq_cst
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 1
-; CHECK-NEXT: %[[N:.*]] = load atomic i32
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[M:.*]] = load atomic i32
-; CHECK-NEXT: %[[HASROOM:.*]] = icmp ugt i32 %[[N]], %[[M]]
-; CHECK-NEXT: %[[DIFF:.*]] = sub i32 %[[N]], %[[M]]
-; CHECK-NEXT: %[[ROOM:.*]] = select i1 %[[HASROOM]], i32 %[[DIFF]], i32 0
-; CHECK-NEXT: %[[FEWER:.*]] = icmp ult i32 %[[OFFERS]], %[[ROOM]]
-; CHECK-NEXT: %[[MAXK:.*]] = select i1 %[[FEWER]], i32 %[[OFFERS]], i32 %[[ROOM]]
-; The random policy's seed (word 10) is 0 under every other policy.
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 10
-; CHECK-NEXT: %[[SEED:.*]] = load atomic i32
-; CHECK-NEXT: %[[NR:ck.not.random[0-9]*]] = icmp eq i32 %[[SEED]], 0
-; CHECK-NEXT: br i1 %[[NR]], label %[[FIXED:[a-z.0-9]+]], label %[[DRAW:[a-z.0-9]+]]
-; CHECK: ck.fork.reserved:
-; CHECK-SAME: preds = %ck.fork.reserve, %ck.thread0
-; CHECK-NEXT: %[[KK:ck.k]] = phi i32 [ 0, %ck.thread0 ], [ %ck.forks, %ck.fork.reserve ]
-; CHECK-NEXT: %[[FIRST:ck.first.new]] = phi i32 [ 0, %ck.thread0 ], [ %[[BASE:[0-9]+]], %ck.fork.reserve ]
-; CHECK-NEXT: %[[LAST:ck.end.new]] = phi i32 [ 0, %ck.thread0 ], [ %[[END2:[0-9]+]], %ck.fork.reserve ]
-; CHECK-NEXT: %[[NONE:.*]] = icmp eq i32 %[[KK]], 0
-; CHECK-NEXT: br i1 %[[NONE]], label %ck.fork.done, label %ck.fork.next
-; The next draw (word 11) hashed with the seed as ck_random_draw does.
-; CHECK: [[DRAW]]:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 11
-; CHECK-NEXT: %[[I:.*]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; CHECK-NEXT: %[[H0:.*]] = mul i32 %[[I]], -1640531527
-; CHECK-NEXT: %[[H1:.*]] = xor i32 %[[SEED]], %[[H0]]
-; CHECK-NEXT: %[[H2:.*]] = lshr i32 %[[H1]], 16
-; CHECK-NEXT: %[[H3:.*]] = xor i32 %[[H1]], %[[H2]]
-; CHECK-NEXT: %[[H4:.*]] = mul i32 %[[H3]], -2048144789
-; CHECK-NEXT: %[[H5:.*]] = lshr i32 %[[H4]], 13
-; CHECK-NEXT: %[[H6:.*]] = xor i32 %[[H4]], %[[H5]]
-; CHECK-NEXT: %[[H7:.*]] = mul i32 %[[H6]], -1028477387
-; CHECK-NEXT: %[[H8:.*]] = lshr i32 %[[H7]], 16
-; CHECK-NEXT: %[[H9:.*]] = xor i32 %[[H7]], %[[H8]]
-; CHECK-NEXT: %[[BOUND:.*]] = add i32 %[[MAXK]], 1
-; CHECK-NEXT: %[[R:ck.random[0-9]*]] = urem i32 %[[H9]], %[[BOUND]]
-; CHECK: ck.endif{{[0-9]*}}:
-; CHECK-NEXT: %[[K:ck.forks]] = phi i32 [ %[[MAXK]], %[[FIXED]] ], [ %[[R]], %[[DRAW]] ]
-; CHECK-NEXT: %[[SURPLUS:.*]] = icmp ugt i32 %[[OFFERS]], %[[K]]
-; CHECK-NEXT: br i1 %[[SURPLUS]], label %ck.fork.giveback, label %ck.fork.reserve
-; CHECK: ck.fork.giveback:
-; CHECK-NEXT: %[[BACK:.*]] = sub i32 %[[OFFERS]], %[[K]]
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 3
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[BACK]] seq_cst
-; CHECK-NEXT: br label %ck.fork.reserve
+; CHECK-NEXT: %[[K:ck.forks]] = call spir_func i32 @__ck_fork_reserve(i32 addrspace(1)* %__ck_context, i32* %ck.fork.first)
+; CHECK-NEXT: %[[FIRST:ck.first.new]] = load i32, i32* %ck.fork.first
+; CHECK-NEXT: %ck.no.fork = icmp eq i32 %[[K]], 0
+; CHECK-NEXT: br i1 %ck.no.fork, label %ck.fork.done, label %ck.fork.publish
 ; Save in the forker (thread 0): variables into the record, no memcpy.
-; CHECK: ck.fork.reserve:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 0
-; CHECK-NEXT: %[[BASE]] = atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[K]] seq_cst
-; CHECK-NEXT: %[[END:.*]] = add i32 %[[BASE]], %[[K]]
-; CHECK-NEXT: %[[INN:.*]] = icmp ult i32 %[[END]], %[[N]]
-; CHECK-NEXT: %[[END2]] = select i1 %[[INN]], i32 %[[END]], i32 %[[N]]
+; CHECK: ck.fork.publish:
 ; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %a, align 4
 ; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %c, align 1
 ; CHECK-NEXT: %[[SVCW:.*]] = zext i8 %[[SVC]] to i32
@@ -199,10 +148,10 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[SVLH:.*]] = lshr i64 %[[SVL]], 32
 ; CHECK-NEXT: %[[SVL1:.*]] = trunc i64 %[[SVLH]] to i32
 ; CHECK-NEXT: %[[SVP:.*]] = load i32 addrspace(1)*, i32 addrspace(1)** %p, align 8
-; CHECK-NEXT: ptrtoint i32 addrspace(1)* %[[SVP]] to i64
-; CHECK-NEXT: trunc i64
-; CHECK-NEXT: lshr i64
-; CHECK-NEXT: trunc i64
+; CHECK-NEXT: %[[SVPI:.*]] = ptrtoint i32 addrspace(1)* %[[SVP]] to i64
+; CHECK-NEXT: %[[SVP0:.*]] = trunc i64 %[[SVPI]] to i32
+; CHECK-NEXT: %[[SVPH:.*]] = lshr i64 %[[SVPI]], 32
+; CHECK-NEXT: %[[SVP1:.*]] = trunc i64 %[[SVPH]] to i32
 ; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
 ; CHECK-NEXT: store i32 %[[SVA]], i32* %[[S0]], align 4
 ; CHECK-NEXT: %[[S1:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 1
@@ -211,28 +160,14 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: store i32 %[[SVL0]], i32* %[[S2]], align 4
 ; CHECK-NEXT: %[[S3:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 3
 ; CHECK-NEXT: store i32 %[[SVL1]], i32* %[[S3]], align 4
-; CHECK-NOT: memcpy
-; CHECK: br label %ck.fork.reserved
-; CHECK: ck.fork.next:
-; CHECK-NEXT: %[[G:ck.new.group]] = phi i32 [ %[[FIRST]], %ck.fork.reserved ]
-; CHECK-NEXT: %[[MORE:.*]] = icmp ult i32 %[[G]], %[[LAST]]
-; ... then the record, word by word, and the resume id, into slot g.
-; CHECK: ck.fork.publish:
-; CHECK: %[[W0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
-; CHECK-NEXT: %[[V0:.*]] = load i32, i32* %[[W0]]
-; CHECK: %[[O0:.*]] = add i64 %{{.*}}, 18
-; CHECK: %[[D0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[O0]]
-; CHECK: store atomic i32 %[[V0]], i32 addrspace(1)* %[[D0]] seq_cst, align 4
-; CHECK: %[[O5:.*]] = add i64 %{{.*}}, 23
-; CHECK: store atomic i32 %{{.*}}, i32 addrspace(1)* %{{.*}} seq_cst, align 4
-; CHECK: add i64 %{{.*}}, 16
-; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst, align 4
-; The ready flag comes after the whole slot, before the doorbell.
-; CHECK: add i64 %{{.*}}, 17
-; CHECK: store atomic i32 1, i32 addrspace(1)* %{{.*}} seq_cst, align 4
-; CHECK: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 6
-; CHECK: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; CHECK: ck.fork.count:
-; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context, i64 8
-; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 %[[KK]] seq_cst
+; CHECK-NEXT: %[[S4:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 4
+; CHECK-NEXT: store i32 %[[SVP0]], i32* %[[S4]], align 4
+; CHECK-NEXT: %[[S5:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 5
+; CHECK-NEXT: store i32 %[[SVP1]], i32* %[[S5]], align 4
+; ... then the whole record, with resume id 1, to the new workgroups' slots.
+; CHECK-NEXT: %[[REC:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[K]], i32 1, i32* %[[REC]], i32 6)
+; CHECK-NEXT: br label %ck.fork.done
+; CHECK: ck.fork.done:
+; CHECK-NEXT: br label %ck.uniform
 ; NOMEMCPY-NOT: memcpy
