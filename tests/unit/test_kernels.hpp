@@ -3,7 +3,7 @@
 
 #include "backoff.hpp"
 #include "ck/scheduler.h"
-#include "simulated_kernel.hpp"
+#include "host_work_group.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -54,7 +54,7 @@ inline bool eventually(const std::function<bool()> &condition, std::chrono::nano
 }
 
 // The context's header, for failure messages.
-inline std::string describe(sim::Context &context)
+inline std::string describe(host::Context &context)
 {
    static const char *const names[] = {"M",         "N",           "kill requests", "fork offers",
                                        "barrier",   "unused",      "published",     "kills",
@@ -70,7 +70,7 @@ inline std::string describe(sim::Context &context)
 // Like eventually(), but past the deadline the test process aborts: the
 // caller has kernels running that must not outlive the test.
 inline void require_eventually(const std::function<bool()> &condition, const char *what,
-                               sim::Context *context = nullptr)
+                               host::Context *context = nullptr)
 {
    if (eventually(condition))
       return;
@@ -92,7 +92,7 @@ struct CountingKernel {
 // its id, freed by the kill, is forked again.)
 class GroupTracker {
 public:
-   void enter(sim::WorkGroup &group)
+   void enter(host::WorkGroup &group)
    {
       if (group.id() >= group.num_groups())
          inactive_starts_.fetch_add(1);
@@ -142,7 +142,7 @@ struct Relaxation {
 
    void run(unsigned id, unsigned)
    {
-      sim::WorkGroup group(context, id);
+      host::WorkGroup group(context, id);
       tracker.enter(group);
       uint32_t t = 0;
       if (group.resume_point() == resume_after_resize) {
@@ -160,13 +160,13 @@ struct Relaxation {
          if (t % resize_every == 0) {
             if (group.resizing_global_barrier(resume_after_resize, t))
                return;
-         } else {
-            group.global_barrier();
+         } else if (group.global_barrier()) {
+            return;
          }
       }
    }
 
-   sim::Context context;
+   host::Context context;
    GroupTracker tracker;
    const uint32_t cells, steps, resize_every;
    std::vector<uint32_t> initial;
@@ -190,7 +190,7 @@ struct WorkStealing {
 
    void run(unsigned id, unsigned)
    {
-      sim::WorkGroup group(context, id);
+      host::WorkGroup group(context, id);
       tracker.enter(group);
       bool resumed = group.resume_point() == resume_after_fork;
       for (;;) {
@@ -227,7 +227,7 @@ struct WorkStealing {
       return taken >= min_tasks;
    }
 
-   sim::Context context;
+   host::Context context;
    GroupTracker tracker;
    std::atomic<uint32_t> next_task{0};
    std::vector<std::atomic<uint32_t>> done;

@@ -1,5 +1,5 @@
-// Unit tests of the workgroup scheduler (ck/scheduler.h) with simulated
-// kernels.
+// Unit tests of the workgroup scheduler (ck/scheduler.h) with kernels on
+// host threads that run the kernel side of the protocol (host_work_group.hpp).
 
 #include "json.hpp"
 #include "policy.hpp"
@@ -22,12 +22,12 @@ struct ActiveRecorder {
    explicit ActiveRecorder(uint32_t max_groups) : context(max_groups), seen_active(max_groups) {}
    void run(unsigned id, unsigned)
    {
-      sim::WorkGroup group(context, id);
+      host::WorkGroup group(context, id);
       seen_active[id].store(group.num_groups());
       if (context.word(CK_KILL_REQUESTS).load() != 0)
          kill_requests_seen.fetch_add(1);
    }
-   sim::Context context;
+   host::Context context;
    std::vector<std::atomic<uint32_t>> seen_active;
    std::atomic<unsigned> kill_requests_seen{0};
 };
@@ -59,7 +59,7 @@ struct Spinner {
 
    void run(unsigned id, unsigned)
    {
-      sim::WorkGroup group(context, id);
+      host::WorkGroup group(context, id);
       tracker.enter(group);
       running.fetch_add(1);
       if (group.resume_point() == resume_after_fork) {
@@ -85,7 +85,7 @@ struct Spinner {
 
    uint32_t active() { return context.word(CK_ACTIVE_GROUPS).load(); }
 
-   sim::Context context;
+   host::Context context;
    GroupTracker tracker;
    std::atomic<bool> stop{false};
    std::atomic<unsigned> running{0}, forked_starts{0}, bad_records{0};
@@ -359,7 +359,7 @@ struct ForkAndLeave {
 
    void run(unsigned id, unsigned)
    {
-      sim::WorkGroup group(context, id);
+      host::WorkGroup group(context, id);
       tracker.enter(group);
       if (group.resume_point() == resume_after_fork) {
          const Record received = group.transmitted<Record>();
@@ -377,7 +377,7 @@ struct ForkAndLeave {
       }
    }
 
-   sim::Context context;
+   host::Context context;
    GroupTracker tracker;
    Record record;
    std::atomic<unsigned> forked_done{0}, bad_records{0};
@@ -400,7 +400,7 @@ struct StuckAtABarrier {
       if (context.word(CK_STUCK_BARRIER).compare_exchange_strong(none, CK_STUCK_RESIZING | 2))
          context.word(CK_STUCK_LINE).store(17);
    }
-   sim::Context context{2};
+   host::Context context{2};
 };
 
 TEST(Cooperative, ReportsABarrierThatCanNeverComplete)
@@ -616,7 +616,7 @@ TEST(RandomPolicy, RequestsEveryKillAndOffersEveryIdleUnit)
    EXPECT_EQ(kernel.forked_starts.load(), stats.forks);
 }
 
-// The kill loop of a resizing barrier (simulated kernel side). Work-groups
+// The kill loop of a resizing barrier (the kernel side on host threads). Work-groups
 // 1 and 2 of M = 3 are doomed (W = 2, F = 1); only the top one can be
 // killed.
 struct ResizeKills {
@@ -630,13 +630,13 @@ struct ResizeKills {
    bool run(uint32_t id, const std::function<void()> &meanwhile = [] {})
    {
       std::atomic<int> killed{-1};
-      std::thread thread([&] { killed.store(sim::WorkGroup(context, id).resize_kills()); });
+      std::thread thread([&] { killed.store(host::WorkGroup(context, id).resize_kills()); });
       meanwhile();
       require_eventually([&] { return killed.load() != -1; }, "resize_kills() returns", &context);
       thread.join();
       return killed.load() == 1;
    }
-   sim::Context context;
+   host::Context context;
 };
 
 TEST(ResizeKills, KillsFromTheTop)
@@ -699,7 +699,7 @@ struct Obedient {
    explicit Obedient(uint32_t max_groups) : context(max_groups) {}
    void run(unsigned id, unsigned)
    {
-      sim::WorkGroup group(context, id);
+      host::WorkGroup group(context, id);
       running.fetch_add(1);
       while (!stop.load() && leaving.load() != id) {
          if (offering.load() && group.offer_kill()) {
@@ -712,7 +712,7 @@ struct Obedient {
    }
    uint32_t word(ck_context_word word) { return context.word(word).load(); }
 
-   sim::Context context;
+   host::Context context;
    std::atomic<uint32_t> leaving{UINT32_MAX};
    std::atomic<bool> offering{false}, stop{false};
    std::atomic<unsigned> running{0}, killed{0};

@@ -1,5 +1,6 @@
-// Stress tests: simulated blocking kernels under the random policy, alone
-// and next to host threads that keep launching short ordinary kernels.
+// Stress tests: blocking kernels on host threads (host_work_group.hpp) under
+// the random policy, alone and next to host threads that keep launching
+// short ordinary kernels.
 
 #include "test_kernels.hpp"
 
