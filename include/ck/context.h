@@ -4,8 +4,9 @@
  * workgroup scheduler in the driver.
  *
  * Memory order: every access to the context, on both sides, is a
- * sequentially consistent atomic (the generated code's LLVM atomics are
- * seq_cst, the scheduler's std::atomic_ref accesses default to seq_cst).
+ * sequentially consistent atomic (the kernel side, src/protocol/kernel_side.c,
+ * goes through the seq_cst operations of src/protocol/atomics.h; the
+ * scheduler's std::atomic_ref accesses default to seq_cst).
  * The one exception is the scheduler's relaxed look at a slot's ready flag,
  * which it confirms with a seq_cst exchange before it reads the slot.
  *

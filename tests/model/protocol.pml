@@ -1,8 +1,8 @@
 /*
  * The protocol between cooperative kernels and the work-group scheduler,
  * for spin: the launch context's words (include/ck/context.h), the code the
- * compiler emits for each builtin, run by a work-group's local thread 0
- * (src/compiler/Lowering.cpp), and the scheduler's decisions
+ * kernel side does for each builtin, run by a work-group's local thread 0
+ * (src/protocol/kernel_side.c), and the scheduler's decisions
  * (src/runtime/scheduler.cpp). Each context access of the real code is one
  * atomic step here; local computation between them is folded into them.
  *
@@ -130,7 +130,7 @@ inline assert_all_arrived(gen)
 
 /* ---- The kernel side: local thread 0 of work-group `id`. ---- */
 
-/* emitRandomChoice: a draw in [0, bound] under the random policy. */
+/* random_choice: a draw in [0, bound] under the random policy. */
 inline choose(result, bound)
 {
 #ifdef POLICY_RANDOM
