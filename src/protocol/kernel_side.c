@@ -14,6 +14,9 @@
  *    M; the scheduler starts one only once its slot is published.
  *  - CK_BARRIER_ARRIVED holds a barrier's generation and arrival count in
  *    one word, so that a release CAS from a stale state fails.
+ *  - Every loop leaves through one exit: a kernel reaches Mesa as SPIR-V
+ *    without structured control flow, and Mesa's structurizer turns loops
+ *    that exit to several places into slower code around them.
  */
 #include "kernel_side.h"
 
@@ -90,13 +93,18 @@ kill_slow_path(CK_GLOBAL ck_word *ctx, ck_word group, int from_offer_kill)
    }
    if (from_offer_kill && random_choice(ctx, 1) == 0)
       return 0;
+   int claimed = 0;
    for (;;) {
       const ck_word requests = load(ctx, CK_KILL_REQUESTS);
       if (requests == 0)
-         return 0;
-      if (compare_exchange(ctx, CK_KILL_REQUESTS, requests, requests - 1))
          break;
+      if (compare_exchange(ctx, CK_KILL_REQUESTS, requests, requests - 1)) {
+         claimed = 1;
+         break;
+      }
    }
+   if (!claimed)
+      return 0;
    if (!compare_exchange(ctx, CK_ACTIVE_GROUPS, active, active - 1)) {
       add(ctx, CK_KILL_REQUESTS, 1);
       return 0;
@@ -218,21 +226,24 @@ ck_word
 __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
 {
    const ck_word generation = arrive(ctx);
+   int stuck = 0;
    for (;;) {
       const ck_word state = load(ctx, CK_BARRIER_ARRIVED);
       if (generation_changed(state, generation))
-         return 0;
+         break;
       if (all_arrived(ctx, state)) {
          if (compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation)))
-            return 0;
-         continue;
+            break;
+      } else if (barrier_stuck(ctx, generation)) {
+         stuck = 1;
+         break;
+      } else {
+         __ck_spin_wait();
       }
-      if (barrier_stuck(ctx, generation)) {
-         record_stuck(ctx, site, line);
-         return 1;
-      }
-      __ck_spin_wait();
    }
+   if (stuck)
+      record_stuck(ctx, site, line);
+   return stuck;
 }
 
 /* Work-group 0 (FSE'17 4.2's master) alone releases the first barrier of a
@@ -251,23 +262,30 @@ __ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word 
    const ck_word generation = arrive(ctx);
    *first = 0;
    *forks = 0;
+   int stuck = 0;
    if (group != 0) {
       while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
          if (barrier_stuck(ctx, generation)) {
-            record_stuck(ctx, site, line);
-            return CK_RESIZE_STUCK;
+            stuck = 1;
+            break;
          }
          __ck_spin_wait();
       }
-      return load(ctx, CK_RESIZE_DECISION);
-   }
-   while (!all_arrived(ctx, load(ctx, CK_BARRIER_ARRIVED))) {
-      if (load(ctx, CK_RETURNED_END) != 0) {
-         record_stuck(ctx, site, line);
-         return CK_RESIZE_STUCK;
+   } else {
+      while (!all_arrived(ctx, load(ctx, CK_BARRIER_ARRIVED))) {
+         if (load(ctx, CK_RETURNED_END) != 0) {
+            stuck = 1;
+            break;
+         }
+         __ck_spin_wait();
       }
-      __ck_spin_wait();
    }
+   if (stuck) {
+      record_stuck(ctx, site, line);
+      return CK_RESIZE_STUCK;
+   }
+   if (group != 0)
+      return load(ctx, CK_RESIZE_DECISION);
    *forks = __ck_fork_reserve(ctx, first);
    const ck_word kills = random_choice(ctx, load(ctx, CK_KILL_REQUESTS));
    const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
@@ -288,14 +306,17 @@ __ck_resize_kills(CK_GLOBAL ck_word *ctx, ck_word group)
 {
    if (group == 0 || group < load(ctx, CK_RESIZE_FIRST_DOOMED))
       return 0;
+   ck_word killed = 0;
    while (load(ctx, CK_KILL_REQUESTS) != 0 &&
           load(ctx, CK_RESIZE_FIRST_DOOMED) != CK_RESIZE_NONE_DOOMED) {
-      if (kill_slow_path(ctx, group, 0))
-         return 1;
+      killed = kill_slow_path(ctx, group, 0);
+      if (killed)
+         break;
       __ck_spin_wait();
    }
-   store(ctx, CK_RESIZE_FIRST_DOOMED, CK_RESIZE_NONE_DOOMED);
-   return 0;
+   if (!killed)
+      store(ctx, CK_RESIZE_FIRST_DOOMED, CK_RESIZE_NONE_DOOMED);
+   return killed;
 }
 
 /* The second global barrier completes only once M has dropped to the

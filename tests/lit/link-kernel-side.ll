@@ -87,17 +87,18 @@ attributes #4 = { convergent }
 ; CHECK: ck.thread0:
 ; CHECK-NEXT: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVED]], i32 1 seq_cst
+; ... find the barrier stuck once a work-group returned, spin-wait between
+; polls, release everyone with a compare-exchange of the state read, and
+; record the stuck barrier's site and line.
 ; CHECK: %[[RETURNED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
-; ... release everyone with a compare-exchange of the state read, find the
-; barrier stuck once a work-group returned, record the site and line, and
-; spin-wait between polls.
-; CHECK-DAG: cmpxchg i32 addrspace(1)* %[[ARRIVED]], i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
-; CHECK-DAG: load atomic i32, i32 addrspace(1)* %[[RETURNED]] seq_cst
-; CHECK-DAG: %[[SITE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 14
-; CHECK-DAG: cmpxchg i32 addrspace(1)* %[[SITE]], i32 0, i32 1 seq_cst seq_cst
-; CHECK-DAG: %[[LINE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 15
-; CHECK-DAG: store atomic i32 0, i32 addrspace(1)* %[[LINE]] seq_cst
-; CHECK-DAG: call spir_func void @__ck_spin_wait()
+; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RETURNED]] seq_cst
+; CHECK: call spir_func void @__ck_spin_wait()
+; CHECK: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[RELEASE]], i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
+; CHECK: %[[SITE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 14
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[SITE]], i32 0, i32 1 seq_cst seq_cst
+; CHECK: %[[LINE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 15
+; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[LINE]] seq_cst
 ; CHECK: store i32 %{{.*}}, i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK-NEXT: br label %ck.uniform
 ; query_kill_count: a load of word 2.
