@@ -18,6 +18,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #include <cstddef>
 
@@ -143,6 +145,33 @@ void orderBlocksForSPIRV(Module &M) {
   }
 }
 
+/// The allocas that calls of protocol functions take as out-parameters
+/// (where __ck_fork_reserve and __ck_resize_gather write the forks).
+SmallPtrSet<AllocaInst *, 8> outParameters(Module &M) {
+  SmallPtrSet<AllocaInst *, 8> Allocas;
+  for (Function &F : M)
+    if (isProtocolFunction(F))
+      for (User *U : F.users())
+        if (auto *Call = dyn_cast<CallBase>(U))
+          for (Value *Arg : Call->args())
+            if (auto *Alloca = dyn_cast<AllocaInst>(Arg))
+              Allocas.insert(Alloca);
+  return Allocas;
+}
+
+/// Promotes the out-parameters, now that the calls are inlined, to SSA
+/// values: the kernel then keeps no private variable of the protocol's.
+void promoteOutParameters(const SmallPtrSetImpl<AllocaInst *> &Allocas) {
+  DenseMap<Function *, std::vector<AllocaInst *>> ByFunction;
+  for (AllocaInst *Alloca : Allocas)
+    if (isAllocaPromotable(Alloca))
+      ByFunction[Alloca->getFunction()].push_back(Alloca);
+  for (auto &[F, FunctionAllocas] : ByFunction) {
+    DominatorTree DT(*F);
+    PromoteMemToReg(FunctionAllocas, DT);
+  }
+}
+
 /// Inlines every call of a protocol function into the functions that are
 /// not part of the protocol, until none is left.
 bool inlineProtocol(Module &M, std::string &Error) {
@@ -206,8 +235,10 @@ bool linkKernelSide(Module &M, std::string &Error) {
   defineAtomicsLayer(M);
   defineSpinWait(M);
   orderBlocksForSPIRV(M);
+  const SmallPtrSet<AllocaInst *, 8> OutParameters = outParameters(M);
   if (!inlineProtocol(M, Error))
     return false;
+  promoteOutParameters(OutParameters);
   // Now called by nothing but each other.
   SmallVector<Function *, 16> Linked;
   for (Function &F : M)
