@@ -123,7 +123,6 @@ private:
   IntegerType *I32;
   IntegerType *I64;
   GlobalVariable *Broadcast = nullptr;
-  AllocaInst *RecordBuffer = nullptr;
   /// The ids that __ck_fork_reserve and __ck_resize_gather reserve.
   AllocaInst *ForkFirst = nullptr;
   AllocaInst *ForkCount = nullptr;
@@ -404,7 +403,9 @@ Value *KernelLowering::callProtocol(IRBuilder<> &B, StringRef Name,
 }
 
 /// Publishes the \p Count workgroups reserved from \p First, if any: saves
-/// the transmit variables and writes their slots (__ck_fork_publish).
+/// the transmit variables into the first one's slot, word by word at fixed
+/// offsets (a private array indexed in a loop would make the kernel use
+/// scratch memory), and lets __ck_fork_publish copy it and start them.
 void KernelLowering::emitPublish(IRBuilder<> &B, unsigned ResumeId,
                                  Value *First, Value *Count) {
   BasicBlock *Publish = newBlock("fork.publish");
@@ -412,20 +413,17 @@ void KernelLowering::emitPublish(IRBuilder<> &B, unsigned ResumeId,
   B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt32(0), "ck.no.fork"), Done,
                  Publish);
   B.SetInsertPoint(Publish);
-  Value *Words = B.getInt32(0);
-  Value *Buffer = ConstantPointerNull::get(I32->getPointerTo());
-  if (RecordBuffer) {
-    Type *RecordType = RecordBuffer->getAllocatedType();
-    SmallVector<Value *, 16> Packed = packTransmitRecord(B);
-    for (const auto &Word : enumerate(Packed))
-      B.CreateStore(Word.value(),
-                    B.CreateConstInBoundsGEP2_32(RecordType, RecordBuffer, 0,
-                                                 Word.index()));
-    Words = B.getInt32(Packed.size());
-    Buffer = B.CreateConstInBoundsGEP2_32(RecordType, RecordBuffer, 0, 0);
-  }
+  SmallVector<Value *, 16> Words;
+  if (Record.Bytes)
+    Words = packTransmitRecord(B);
+  for (const auto &Word : enumerate(Words))
+    B.CreateAlignedStore(
+         Word.value(),
+         slotWord(B, First, CK_SLOT_TRANSMIT + 4 * Word.index()), Align(4))
+        ->setAtomic(AtomicOrdering::SequentiallyConsistent);
   callProtocol(B, "__ck_fork_publish", B.getVoidTy(),
-               {Context, First, Count, B.getInt32(ResumeId), Buffer, Words});
+               {Context, First, Count, B.getInt32(ResumeId),
+                B.getInt32(Words.size())});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
 }
@@ -737,12 +735,6 @@ void KernelLowering::run() {
       UndefValue::get(I32), F.getName() + ".ck.broadcast", nullptr,
       GlobalValue::NotThreadLocal, LocalAddressSpace);
   Broadcast->setAlignment(Align(4));
-  if (Record.Bytes) {
-    IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
-    RecordBuffer = B.CreateAlloca(
-        ArrayType::get(I32, divideCeil(Record.Bytes, 4)), nullptr,
-        "ck.transmit.record");
-  }
   // The kernel's own returns, before the exit of the workgroups that leave
   // it (killed, or stuck at a barrier) exists.
   SmallVector<ReturnInst *, 2> Returns;

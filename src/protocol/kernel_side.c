@@ -148,14 +148,16 @@ __ck_fork_reserve(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *first)
  * slot N - 1, even if M went past N (a scheduler bug). */
 void
 __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
-                  ck_word resume_point, const CK_PRIVATE ck_word *record,
-                  ck_word record_words)
+                  ck_word resume_point, ck_word record_words)
 {
    const ck_word max_groups = load(ctx, CK_MAX_GROUPS);
    const ck_word end = first + count < max_groups ? first + count : max_groups;
    for (ck_word group = first; group < end; ++group) {
-      for (ck_word word = 0; word < record_words; ++word)
-         __ck_atomic_store(slot_word(ctx, group, CK_SLOT_TRANSMIT + 4 * word), record[word]);
+      for (ck_word word = 0; group != first && word < record_words; ++word) {
+         const ck_word value =
+            __ck_atomic_load(slot_word(ctx, first, CK_SLOT_TRANSMIT + 4 * word));
+         __ck_atomic_store(slot_word(ctx, group, CK_SLOT_TRANSMIT + 4 * word), value);
+      }
       __ck_atomic_store(slot_word(ctx, group, CK_SLOT_RESUME_POINT), resume_point);
       __ck_atomic_store(slot_word(ctx, group, CK_SLOT_READY), 1);
       add(ctx, CK_FORKS_PUBLISHED, 1);
@@ -246,6 +248,26 @@ __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
    return stuck;
 }
 
+/* A work-group other than 0 waits for the release, then reads the
+ * decision. */
+static ck_word
+resize_gather_others(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, ck_word line)
+{
+   int stuck = 0;
+   while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
+      if (barrier_stuck(ctx, generation)) {
+         stuck = 1;
+         break;
+      }
+      __ck_spin_wait();
+   }
+   if (stuck) {
+      record_stuck(ctx, site, line);
+      return CK_RESIZE_STUCK;
+   }
+   return load(ctx, CK_RESIZE_DECISION);
+}
+
 /* Work-group 0 (FSE'17 4.2's master) alone releases the first barrier of a
  * resizing barrier: it waits until all M have arrived, and while they wait
  * (M cannot change) reserves the forks, draws the kills W from the query
@@ -255,37 +277,22 @@ __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
  * after that, so that no new work-group arrives at the barrier being
  * released. For the master a return from the kernel is enough to make the
  * barrier stuck: no one else releases it. */
-ck_word
-__ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line,
-                   CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
+static ck_word
+resize_gather_master(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, ck_word line,
+                     CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
-   const ck_word generation = arrive(ctx);
-   *first = 0;
-   *forks = 0;
    int stuck = 0;
-   if (group != 0) {
-      while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
-         if (barrier_stuck(ctx, generation)) {
-            stuck = 1;
-            break;
-         }
-         __ck_spin_wait();
+   while (!all_arrived(ctx, load(ctx, CK_BARRIER_ARRIVED))) {
+      if (load(ctx, CK_RETURNED_END) != 0) {
+         stuck = 1;
+         break;
       }
-   } else {
-      while (!all_arrived(ctx, load(ctx, CK_BARRIER_ARRIVED))) {
-         if (load(ctx, CK_RETURNED_END) != 0) {
-            stuck = 1;
-            break;
-         }
-         __ck_spin_wait();
-      }
+      __ck_spin_wait();
    }
    if (stuck) {
       record_stuck(ctx, site, line);
       return CK_RESIZE_STUCK;
    }
-   if (group != 0)
-      return load(ctx, CK_RESIZE_DECISION);
    *forks = __ck_fork_reserve(ctx, first);
    const ck_word kills = random_choice(ctx, load(ctx, CK_KILL_REQUESTS));
    const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
@@ -294,6 +301,22 @@ __ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word 
    store(ctx, CK_RESIZE_DECISION, decision);
    store(ctx, CK_BARRIER_ARRIVED, released(generation));
    return decision;
+}
+
+/* The master's path and the others' are the two sides of one branch, each
+ * holding its wait loop: llvmpipe runs both sides of a branch, masked,
+ * unless a side holds a loop, so the master's work after its wait would
+ * otherwise cost every other work-group's SIMD chunk at every barrier. */
+ck_word
+__ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line,
+                   CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
+{
+   const ck_word generation = arrive(ctx);
+   *first = 0;
+   *forks = 0;
+   if (group == 0)
+      return resize_gather_master(ctx, generation, site, line, first, forks);
+   return resize_gather_others(ctx, generation, site, line);
 }
 
 /* A doomed work-group that stops un-killed sets F to CK_RESIZE_NONE_DOOMED,

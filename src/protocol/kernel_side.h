@@ -34,13 +34,13 @@ ck_word __ck_offer_kill(CK_GLOBAL ck_word *ctx, ck_word group);
  * [*first, *first + k) for k new work-groups; returns k. */
 ck_word __ck_fork_reserve(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *first);
 
-/* request_fork, second half: writes the slots of the `count` work-groups
- * reserved from `first`, each with the transmit record `record` of
- * `record_words` words and the resume point `resume_point`, and lets the
- * scheduler start them. */
+/* request_fork, second half, once the forker has written its transmit
+ * record (`record_words` words) into the slot of work-group `first`: copies
+ * it into the slots of the other `count - 1` work-groups reserved, writes
+ * every slot's resume point `resume_point`, and lets the scheduler start
+ * them. */
 void __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
-                       ck_word resume_point, const CK_PRIVATE ck_word *record,
-                       ck_word record_words);
+                       ck_word resume_point, ck_word record_words);
 
 /* global_barrier. `site` and `line` name the barrier call (CK_STUCK_BARRIER,
  * CK_STUCK_LINE). Returns 1 if the barrier can never complete: the

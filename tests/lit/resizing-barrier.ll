@@ -5,7 +5,8 @@
 ; barrier call 1 with CK_STUCK_RESIZING (bit 31) set, the line 0 without
 ; debug information. Only after the release, if it reserved any, thread 0
 ; publishes the forked workgroups' slots with resume id 1
-; (__ck_fork_publish; no transmit record here). The decision is broadcast:
+; (__ck_fork_publish with 0 record words; no transmit variables here, so
+; nothing is stored into the new slots first). The decision is broadcast:
 ; every workgroup leaves if the barrier is stuck (2), goes on to the kill
 ; phase if workgroup 0 decided to kill (1), and past the barrier if not
 ; (0). The kill phase and the second global barrier are __ck_resize_join,
@@ -104,7 +105,7 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[STUCK:.*]] = icmp eq i32 %ck.broadcast, 2
 ; CHECK-NEXT: br i1 %[[STUCK]], label %ck.exit, label %ck.alive
 ; CHECK: ck.fork.publish:
-; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[FORKS]], i32 1, i32* null, i32 0)
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[FORKS]], i32 1, i32 0)
 ; CHECK-NEXT: br label %ck.fork.done
 ; CHECK: ck.fork.done:
 ; CHECK-NEXT: store i32 %ck.decision, i32 addrspace(3)* @resize.ck.broadcast

@@ -1,11 +1,12 @@
 ; Resume dispatch: one case per fork point (request_fork in a loop, in a
 ; helper, and a resizing barrier), numbered per kernel: each fork point's
-; __ck_fork_publish passes its resume id, and the dispatch at entry reads
-; the id from the workgroup's slot (context word 16 + 64 * group) and the
-; transmit record after it (word 18: i) with atomic loads. The arguments'
-; spills stay before the dispatch; a fork point in a loop is reached through
-; a guard that heads the loop, so the control flow stays reducible (every
-; cycle has one entry).
+; __ck_fork_publish passes its resume id, after the forker stored the
+; transmit record (word 18: i) atomically into the first new workgroup's
+; slot, and the dispatch at entry reads the id from the workgroup's slot
+; (context word 16 + 64 * group) and the record after it with atomic loads.
+; The arguments' spills stay before the dispatch; a fork point in a loop is
+; reached through a guard that heads the loop, so the control flow stays
+; reducible (every cycle has one entry).
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | sed 's/ optnone//' | opt -passes='print<cycles>' -disable-output 2>&1 | FileCheck %s --check-prefix=CYCLES
 ; RUN: %ck-compile %s -o %t.bc
@@ -161,6 +162,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-LABEL: define {{.*}}spir_kernel void @forks(i32 addrspace(1)* noundef %out, i32 noundef %n, i32 addrspace(1)* %__ck_context)
 ; CHECK: entry:
 ; CHECK-NEXT: %ck.resume.pending = alloca i32
+; CHECK-NOT: ck.transmit.record
 ; CHECK: store i32 addrspace(1)* %out, i32 addrspace(1)** %out.addr
 ; CHECK-NEXT: store i32 %n, i32* %n.addr
 ; CHECK-NEXT: %[[GROUP:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
@@ -208,29 +210,49 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: br label %for.body.ck.after
+; i goes atomically to word 18 of the first new workgroup's slot, then
+; publish with resume id 1 and 1 word.
 ; CHECK: ck.fork.publish:
-; CHECK: store i32 %{{.*}}, i32* %{{.*}}
-; CHECK-NEXT: %[[REC1:.*]] = getelementptr inbounds [1 x i32], [1 x i32]* %ck.transmit.record, i32 0, i32 0
-; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F1]], i32 %[[K1]], i32 1, i32* %[[REC1]], i32 1)
+; CHECK-NEXT: %[[I1:.*]] = load i32, i32* %i
+; CHECK-NEXT: %[[X1:.*]] = zext i32 %[[F1]] to i64
+; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 18
+; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
+; CHECK-NEXT: store atomic i32 %[[I1]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F1]], i32 %[[K1]], i32 1, i32 1)
 ; CHECK: for.body.ck.after:
 ; CHECK-SAME: preds = %ck.resume.guard, %ck.uniform
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: load i32, i32* %i
 ; CHECK-NEXT: load i32 addrspace(1)*, i32 addrspace(1)** %out.addr
 ; The fork point in the helper, inlined.
+; CHECK: %[[K2:.*]] = call spir_func i32 @__ck_fork_reserve(i32 addrspace(1)* %__ck_context, i32* %ck.fork.first)
+; CHECK-NEXT: %[[F2:.*]] = load i32, i32* %ck.fork.first
 ; CHECK: br label %for.end.ck.after
-; CHECK: store i32 %{{.*}}, i32* %{{.*}}
-; CHECK-NEXT: %[[REC2:.*]] = getelementptr inbounds [1 x i32], [1 x i32]* %ck.transmit.record, i32 0, i32 0
-; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %{{.*}}, i32 %{{.*}}, i32 2, i32* %[[REC2]], i32 1)
+; CHECK: ck.fork.publish{{[0-9]+}}:
+; CHECK-NEXT: %[[I2:.*]] = load i32, i32* %i
+; CHECK-NEXT: %[[X2:.*]] = zext i32 %[[F2]] to i64
+; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 18
+; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
+; CHECK-NEXT: store atomic i32 %[[I2]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F2]], i32 %[[K2]], i32 2, i32 1)
 ; CHECK: for.end.ck.after:
 ; CHECK-SAME: preds = %ck.resume.2, %ck.uniform2
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
 ; CHECK-NEXT: load i32 addrspace(1)*, i32 addrspace(1)** %out.addr.i
 ; The resizing barrier: forked groups join at its second global barrier.
 ; CHECK: call spir_func i32 @__ck_resize_gather(
-; CHECK: store i32 %{{.*}}, i32* %{{.*}}
-; CHECK-NEXT: %[[REC3:.*]] = getelementptr inbounds [1 x i32], [1 x i32]* %ck.transmit.record, i32 0, i32 0
-; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %{{.*}}, i32 %{{.*}}, i32 3, i32* %[[REC3]], i32 1)
+; CHECK-NEXT: %[[F3:.*]] = load i32, i32* %ck.fork.first
+; CHECK-NEXT: %[[K3:.*]] = load i32, i32* %ck.fork.count
+; CHECK: ck.fork.publish{{[0-9]+}}:
+; CHECK-NEXT: %[[I3:.*]] = load i32, i32* %i
+; CHECK-NEXT: %[[X3:.*]] = zext i32 %[[F3]] to i64
+; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 18
+; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
+; CHECK-NEXT: store atomic i32 %[[I3]], i32 addrspace(1)* %[[P3]] seq_cst, align 4
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F3]], i32 %[[K3]], i32 3, i32 1)
 ; CHECK: ck.resize.join:
 ; CHECK-SAME: preds = %ck.resume.3,
 ; CHECK-NEXT: store i32 0, i32* %ck.resume.pending
@@ -239,8 +261,11 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: switch i32 %{{.*}}, label %ck.body [
 ; CHECK-NEXT: i32 1, label %ck.resume.1
 ; CHECK-NEXT: ]
-; No transmit variables: no record.
-; CHECK: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %{{.*}}, i32 %{{.*}}, i32 1, i32* null, i32 0)
+; No transmit variables: nothing stored, 0 words.
+; CHECK: %[[K4:.*]] = call spir_func i32 @__ck_fork_reserve(i32 addrspace(1)* %__ck_context, i32* %ck.fork.first)
+; CHECK-NEXT: %[[F4:.*]] = load i32, i32* %ck.fork.first
+; CHECK: ck.fork.publish:
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F4]], i32 %[[K4]], i32 1, i32 0)
 ; CHECK-NOT: declare {{.*}}@request_fork
 ; CHECK-NOT: declare {{.*}}@resizing_global_barrier
 ; Every cycle has a single entry.

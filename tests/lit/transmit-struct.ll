@@ -5,9 +5,10 @@
 ; moved only the first field) and no llvm.memcpy (nir_lower_memcpy crashed on
 ; one whose operand is a struct variable). Record: p@0 (pair, 8 bytes),
 ; t@8 (triple, 3 bytes), s@12 (tagged, 4 bytes, align 2); 4 words, each
-; field shifted to its byte offset in its word: the forker packs them into
-; ck.transmit.record for __ck_fork_publish, a resuming workgroup reads them
-; from slot words 18..21.
+; field shifted to its byte offset in its word: the forker packs them and
+; stores each word atomically into slot words 18..21 of the first new
+; workgroup, then calls __ck_fork_publish with 4 words; a resuming workgroup
+; reads them from its slot words 18..21.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
@@ -128,7 +129,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 !6 = !{!""}
 
 ; CHECK-LABEL: define {{.*}}@txs(
-; CHECK: %[[RECORD:ck.transmit.record]] = alloca [4 x i32], align 4
+; CHECK-NOT: ck.transmit.record
 ; CHECK: %p = alloca %struct.pair, align 4
 ; CHECK: %t = alloca %struct.triple, align 1
 ; CHECK: %s = alloca %struct.tagged, align 2
@@ -199,15 +200,27 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[CODEW:.*]] = zext i16 %[[CODEV]] to i32
 ; CHECK-NEXT: %[[CODES:.*]] = shl i32 %[[CODEW]], 16
 ; CHECK-NEXT: %[[FV3:.*]] = or i32 %[[TAGW]], %[[CODES]]
-; CHECK-NEXT: %[[R0:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 0
-; CHECK-NEXT: store i32 %[[FV0]], i32* %[[R0]], align 4
-; CHECK-NEXT: %[[R1:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 1
-; CHECK-NEXT: store i32 %[[FV1]], i32* %[[R1]], align 4
-; CHECK-NEXT: %[[R2:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 2
-; CHECK-NEXT: store i32 %[[FV2]], i32* %[[R2]], align 4
-; CHECK-NEXT: %[[R3:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 3
-; CHECK-NEXT: store i32 %[[FV3]], i32* %[[R3]], align 4
+; Each word atomically into word 18+w of the first new workgroup's slot.
+; CHECK-NEXT: %[[X0:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y0:.*]] = mul i64 %[[X0]], 64
+; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], 18
+; CHECK-NEXT: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z0]]
+; CHECK-NEXT: store atomic i32 %[[FV0]], i32 addrspace(1)* %[[P0]] seq_cst, align 4
+; CHECK-NEXT: %[[X1:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 19
+; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
+; CHECK-NEXT: store atomic i32 %[[FV1]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
+; CHECK-NEXT: %[[X2:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 20
+; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
+; CHECK-NEXT: store atomic i32 %[[FV2]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
+; CHECK-NEXT: %[[X3:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 21
+; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
+; CHECK-NEXT: store atomic i32 %[[FV3]], i32 addrspace(1)* %[[P3]] seq_cst, align 4
 ; Publish: the four words, with resume id 1.
-; CHECK-NEXT: %[[REC:.*]] = getelementptr inbounds [4 x i32], [4 x i32]* %[[RECORD]], i32 0, i32 0
-; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[K]], i32 1, i32* %[[REC]], i32 4)
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[K]], i32 1, i32 4)
 ; CHECK-NEXT: br label %ck.fork.done

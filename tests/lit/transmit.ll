@@ -1,12 +1,14 @@
 ; Transmit record: a@0 (int), c@4 (char), l@8 (long), p@16 (global int *);
 ; 24 bytes = 6 words at slot bytes 8.. (context words 16 + 64 g + 2 ..).
-; The forker's thread 0 packs the variables into ck.transmit.record only if
-; __ck_fork_reserve reserved workgroups, and passes it, 6 words, to
-; __ck_fork_publish, which copies it into each new slot; a resuming
-; workgroup reads the words from its slot with atomic loads. Each variable
-; is loaded and stored with its own type (so it stays promotable to a
-; register) and shifted into or out of the record's i32 words; the record is
-; only ever accessed as words; never llvm.memcpy.
+; The forker's thread 0 packs the variables into i32 words only if
+; __ck_fork_reserve reserved workgroups, stores each word with an atomic
+; store straight into the slot of the first new workgroup (no private
+; record), and calls __ck_fork_publish with 6 words, which copies them from
+; that slot into the other new slots; a resuming workgroup reads the words
+; from its slot with atomic loads. Each variable is loaded and stored with
+; its own type (so it stays promotable to a register) and shifted into or
+; out of the record's i32 words; the record is only ever accessed as words;
+; never llvm.memcpy.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=NOMEMCPY
 ; RUN: %ck-compile %s -o %t.bc
@@ -102,7 +104,7 @@ attributes #5 = { convergent nounwind readnone willreturn }
 !6 = !{!""}
 
 ; CHECK-LABEL: define {{.*}}@tx(
-; CHECK: %[[RECORD:ck.transmit.record]] = alloca [6 x i32]
+; CHECK-NOT: ck.transmit.record
 ; CHECK-NOT: llvm.var.annotation
 ; Restore on resume: six atomic loads from the slot, then each variable
 ; from its words.
@@ -138,7 +140,7 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[FIRST:ck.first.new]] = load i32, i32* %ck.fork.first
 ; CHECK-NEXT: %ck.no.fork = icmp eq i32 %[[K]], 0
 ; CHECK-NEXT: br i1 %ck.no.fork, label %ck.fork.done, label %ck.fork.publish
-; Save in the forker (thread 0): variables into the record, no memcpy.
+; Save in the forker (thread 0): variables into words, no memcpy.
 ; CHECK: ck.fork.publish:
 ; CHECK-NEXT: %[[SVA:.*]] = load i32, i32* %a, align 4
 ; CHECK-NEXT: %[[SVC:.*]] = load i8, i8* %c, align 1
@@ -152,22 +154,43 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[SVP0:.*]] = trunc i64 %[[SVPI]] to i32
 ; CHECK-NEXT: %[[SVPH:.*]] = lshr i64 %[[SVPI]], 32
 ; CHECK-NEXT: %[[SVP1:.*]] = trunc i64 %[[SVPH]] to i32
-; CHECK-NEXT: %[[S0:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
-; CHECK-NEXT: store i32 %[[SVA]], i32* %[[S0]], align 4
-; CHECK-NEXT: %[[S1:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 1
-; CHECK-NEXT: store i32 %[[SVCW]], i32* %[[S1]], align 4
-; CHECK-NEXT: %[[S2:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 2
-; CHECK-NEXT: store i32 %[[SVL0]], i32* %[[S2]], align 4
-; CHECK-NEXT: %[[S3:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 3
-; CHECK-NEXT: store i32 %[[SVL1]], i32* %[[S3]], align 4
-; CHECK-NEXT: %[[S4:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 4
-; CHECK-NEXT: store i32 %[[SVP0]], i32* %[[S4]], align 4
-; CHECK-NEXT: %[[S5:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 5
-; CHECK-NEXT: store i32 %[[SVP1]], i32* %[[S5]], align 4
-; ... then the whole record, with resume id 1, to the new workgroups' slots.
-; CHECK-NEXT: %[[REC:.*]] = getelementptr inbounds [6 x i32], [6 x i32]* %[[RECORD]], i32 0, i32 0
-; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[K]], i32 1, i32* %[[REC]], i32 6)
+; ... each word, atomically, into word 18+w of the first new workgroup's slot
+; (context words 16 + 64 first + 2 + w) ...
+; CHECK-NEXT: %[[X0:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y0:.*]] = mul i64 %[[X0]], 64
+; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], 18
+; CHECK-NEXT: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z0]]
+; CHECK-NEXT: store atomic i32 %[[SVA]], i32 addrspace(1)* %[[P0]] seq_cst, align 4
+; CHECK-NEXT: %[[X1:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 19
+; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
+; CHECK-NEXT: store atomic i32 %[[SVCW]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
+; CHECK-NEXT: %[[X2:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 20
+; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
+; CHECK-NEXT: store atomic i32 %[[SVL0]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
+; CHECK-NEXT: %[[X3:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 21
+; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
+; CHECK-NEXT: store atomic i32 %[[SVL1]], i32 addrspace(1)* %[[P3]] seq_cst, align 4
+; CHECK-NEXT: %[[X4:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y4:.*]] = mul i64 %[[X4]], 64
+; CHECK-NEXT: %[[Z4:.*]] = add i64 %[[Y4]], 22
+; CHECK-NEXT: %[[P4:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z4]]
+; CHECK-NEXT: store atomic i32 %[[SVP0]], i32 addrspace(1)* %[[P4]] seq_cst, align 4
+; CHECK-NEXT: %[[X5:.*]] = zext i32 %[[FIRST]] to i64
+; CHECK-NEXT: %[[Y5:.*]] = mul i64 %[[X5]], 64
+; CHECK-NEXT: %[[Z5:.*]] = add i64 %[[Y5]], 23
+; CHECK-NEXT: %[[P5:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z5]]
+; CHECK-NEXT: store atomic i32 %[[SVP1]], i32 addrspace(1)* %[[P5]] seq_cst, align 4
+; ... then publish with resume id 1 and 6 record words, which copies them
+; to the other new workgroups' slots.
+; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[FIRST]], i32 %[[K]], i32 1, i32 6)
 ; CHECK-NEXT: br label %ck.fork.done
 ; CHECK: ck.fork.done:
 ; CHECK-NEXT: br label %ck.uniform
 ; NOMEMCPY-NOT: memcpy
+; NOMEMCPY-NOT: ck.transmit.record

@@ -125,7 +125,9 @@ private:
          return;
       uint32_t words[sizeof(Record) / 4];
       std::memcpy(words, &transmit, sizeof(Record));
-      __ck_fork_publish(ctx(), first, count, resume_id, words, sizeof(Record) / 4);
+      for (unsigned i = 0; i < sizeof(Record) / 4; ++i)
+         context_.slot_word(first, CK_SLOT_TRANSMIT + 4 * i).store(words[i]);
+      __ck_fork_publish(ctx(), first, count, resume_id, sizeof(Record) / 4);
    }
 
    bool leave_if(ck_word leave)
