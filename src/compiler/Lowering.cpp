@@ -158,6 +158,11 @@ static LoadInst *atomicLoad(IRBuilder<> &B, Value *Pointer) {
   return Load;
 }
 
+static void atomicStore(IRBuilder<> &B, Value *Value, llvm::Value *Pointer) {
+  B.CreateAlignedStore(Value, Pointer, Align(4))
+      ->setAtomic(AtomicOrdering::SequentiallyConsistent);
+}
+
 Value *KernelLowering::callWorkItemQuery(IRBuilder<> &B, StringRef Name,
                                          unsigned Dim) {
   AttributeList Attrs = AttributeList::get(
@@ -417,10 +422,8 @@ void KernelLowering::emitPublish(IRBuilder<> &B, unsigned ResumeId,
   if (Record.Bytes)
     Words = packTransmitRecord(B);
   for (const auto &Word : enumerate(Words))
-    B.CreateAlignedStore(
-         Word.value(),
-         slotWord(B, First, CK_SLOT_TRANSMIT + 4 * Word.index()), Align(4))
-        ->setAtomic(AtomicOrdering::SequentiallyConsistent);
+    atomicStore(B, Word.value(),
+                slotWord(B, First, CK_SLOT_TRANSMIT + 4 * Word.index()));
   callProtocol(B, "__ck_fork_publish", B.getVoidTy(),
                {Context, First, Count, B.getInt32(ResumeId),
                 B.getInt32(Words.size())});
