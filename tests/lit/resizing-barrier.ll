@@ -15,6 +15,7 @@
 ; decision like everyone else.
 ; RUN: %ck-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=GBAR
+; RUN: %ck-compile -S %s | FileCheck %s --check-prefix=LINKED
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -153,3 +154,9 @@ attributes #4 = { convergent }
 ; GBAR-NOT: @__ck_resize_gather(
 ; GBAR-NOT: @__ck_resize_join(
 ; GBAR: declare
+
+; Once the protocol is inlined, the ids that __ck_resize_gather reserves are
+; SSA values: no private variable of the protocol's is left.
+; LINKED-LABEL: define {{.*}}@resize(
+; LINKED-NOT: %ck.fork.{{first|count}} = alloca
+; LINKED: ret void
