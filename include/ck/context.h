@@ -51,9 +51,8 @@ enum ck_context_word {
    CK_BARRIER_ARRIVED = 4,   /* global barrier state: generation << 16 |
                                 workgroups arrived at the current barrier
                                 (see CK_BARRIER_GENERATION_SHIFT) */
-                             /* word 5: unused, stays 0 (it held a separate
-                                barrier generation, which let a stale release
-                                CAS succeed against a later barrier) */
+   CK_LOG_STATE = 5,         /* the protocol log of a checked launch: one
+                                of enum ck_log_state (see below) */
    CK_FORKS_PUBLISHED = 6,   /* workgroups whose slot is written, ready to start */
    CK_KILLS = 7,             /* workgroups killed so far (statistics) */
    CK_FORKS = 8,             /* workgroups forked so far (statistics) */
@@ -90,7 +89,9 @@ enum ck_context_word {
                                 the launch ends with an error */
    CK_STUCK_LINE = 15,       /* the source line of that barrier call, 0 if
                                 the kernel has no debug information */
-   CK_HEADER_WORDS = 16
+   CK_LOG_ADDRESS_LOW = 16,  /* the protocol log's address, when */
+   CK_LOG_ADDRESS_HIGH = 17, /* CK_LOG_STATE is not CK_LOG_OFF */
+   CK_HEADER_WORDS = 18
 };
 
 /* CK_STUCK_BARRIER's value: the barrier call's 1-based index among the
@@ -141,6 +142,45 @@ ck_random_draw(unsigned int seed, unsigned int draw)
    x ^= x >> 16;
    return x;
 }
+
+/* The protocol log. When the scheduler checks a launch (CK_CHECK=1), it
+ * gives the launch a log in host memory, which llvmpipe's global address
+ * space reaches, and the kernel side and the scheduler append to it every
+ * step that the FSE'17 semantics gives a rule: kills, forks, barrier
+ * arrivals and releases, returns, starts and exits. CK_LOG_STATE is a lock:
+ * a logged step holds it from its effect on the context (the CAS or add
+ * that kills, forks, arrives or releases) to its entry, so the log's order
+ * is the order of the effects. Without a log a step pays one load of
+ * CK_LOG_STATE. When the launch completes, the scheduler replays the log
+ * against the rules (src/runtime/protocol_check.cpp). */
+enum ck_log_state {
+   CK_LOG_OFF = 0,
+   CK_LOG_FREE = 1,
+   CK_LOG_HELD = 2
+};
+
+/* The log: CK_LOG_CAPACITY and CK_LOG_COUNT (entries appended, which may
+ * pass the capacity: those past it are lost and the check fails), then
+ * entries of CK_LOG_ENTRY_WORDS words: the event, then its operands. */
+#define CK_LOG_CAPACITY 0
+#define CK_LOG_COUNT 1
+#define CK_LOG_ENTRIES 2
+#define CK_LOG_ENTRY_WORDS 4
+
+enum ck_log_event {
+   CK_EVENT_START = 1,   /* group: the scheduler starts it */
+   CK_EVENT_EXIT = 2,    /* group: it left the kernel (returned, was killed
+                            or left at a stuck barrier) */
+   CK_EVENT_KILL = 3,    /* group, M: the CAS of M to M - 1 that kills it */
+   CK_EVENT_FORK = 4,    /* first, count: the add that reserves
+                            [first, first + count) */
+   CK_EVENT_ARRIVE = 5,  /* group, generation, barrier call (as
+                            CK_STUCK_BARRIER) */
+   CK_EVENT_RELEASE = 6, /* generation, M as the releaser read it */
+   CK_EVENT_PASS = 7,    /* group, generation: it saw the release */
+   CK_EVENT_STUCK = 8,   /* group, generation: it found the barrier stuck */
+   CK_EVENT_RETURN = 9   /* group: it returned from the kernel function */
+};
 
 /* Per-workgroup slots. */
 #define CK_SLOT_BYTES 256

@@ -505,7 +505,7 @@ void KernelLowering::lowerBuiltin(CallBase &Call, Builtin Kind) {
     emitExitIf(B, workgroupUniform(B, [&](IRBuilder<> &B) {
                  auto [Site, Line] = barrierSite(B);
                  return callProtocol(B, "__ck_global_barrier", I32,
-                                     {Context, Site, Line});
+                                     {Context, groupId(B), Site, Line});
                }));
     break;
   case Builtin::ResizingGlobalBarrier: {

@@ -14,6 +14,10 @@
  *    M; the scheduler starts one only once its slot is published.
  *  - CK_BARRIER_ARRIVED holds a barrier's generation and arrival count in
  *    one word, so that a release CAS from a stale state fails.
+ *  - A launch that the scheduler checks (CK_CHECK=1) has a protocol log:
+ *    each step that a rule of the FSE'17 semantics covers is logged under
+ *    the log's lock, taken before the step's effect on the context and
+ *    freed after its entry, so that the log is in the order of the effects.
  *  - Every loop leaves through one exit: a kernel reaches Mesa as SPIR-V
  *    without structured control flow, and Mesa's structurizer turns loops
  *    that exit to several places into slower code around them.
@@ -73,6 +77,78 @@ random_choice(CK_GLOBAL ck_word *ctx, ck_word bound)
    return ck_random_draw(seed, draw) % (bound + 1);
 }
 
+/* The protocol log (ck/context.h): off unless the scheduler checks the
+ * launch. A logged step takes the lock CK_LOG_STATE around its effect and
+ * its entry; each function reads whether to log once. The logged variants
+ * are separate functions, each holding the lock's wait loop, so that
+ * llvmpipe skips them when nothing logs. */
+static int
+logging(CK_GLOBAL ck_word *ctx)
+{
+   return load(ctx, CK_LOG_STATE) != CK_LOG_OFF;
+}
+
+static void
+log_lock(CK_GLOBAL ck_word *ctx)
+{
+   while (!compare_exchange(ctx, CK_LOG_STATE, CK_LOG_FREE, CK_LOG_HELD))
+      __ck_spin_wait();
+}
+
+static void
+log_unlock(CK_GLOBAL ck_word *ctx)
+{
+   store(ctx, CK_LOG_STATE, CK_LOG_FREE);
+}
+
+/* Appends an entry; the lock is held. An entry past the capacity is only
+ * counted. */
+static void
+log_append(CK_GLOBAL ck_word *ctx, ck_word event, ck_word a, ck_word b, ck_word c)
+{
+   const unsigned long low = load(ctx, CK_LOG_ADDRESS_LOW);
+   const unsigned long high = load(ctx, CK_LOG_ADDRESS_HIGH);
+   CK_GLOBAL ck_word *log = (CK_GLOBAL ck_word *)(high << 32 | low);
+   const ck_word index = __ck_atomic_add(log + CK_LOG_COUNT, 1);
+   const ck_word capacity = __ck_atomic_load(log + CK_LOG_CAPACITY);
+   if (index < capacity) {
+      CK_GLOBAL ck_word *entry = log + CK_LOG_ENTRIES + (unsigned long)index * CK_LOG_ENTRY_WORDS;
+      __ck_atomic_store(entry, event);
+      __ck_atomic_store(entry + 1, a);
+      __ck_atomic_store(entry + 2, b);
+      __ck_atomic_store(entry + 3, c);
+   }
+}
+
+/* Logs a step that has no effect of its own on the context to order. */
+static void
+log_event(CK_GLOBAL ck_word *ctx, ck_word event, ck_word a, ck_word b, ck_word c)
+{
+   log_lock(ctx);
+   log_append(ctx, event, a, b, c);
+   log_unlock(ctx);
+}
+
+/* The CAS of M from `active` that kills `group`, the top work-group. */
+static ck_word
+retire_logged(CK_GLOBAL ck_word *ctx, ck_word group, ck_word active)
+{
+   log_lock(ctx);
+   const ck_word killed = compare_exchange(ctx, CK_ACTIVE_GROUPS, active, active - 1);
+   if (killed)
+      log_append(ctx, CK_EVENT_KILL, group, active, 0);
+   log_unlock(ctx);
+   return killed;
+}
+
+static ck_word
+retire(CK_GLOBAL ck_word *ctx, ck_word group, ck_word active)
+{
+   if (logging(ctx))
+      return retire_logged(ctx, group, active);
+   return compare_exchange(ctx, CK_ACTIVE_GROUPS, active, active - 1);
+}
+
 /* The top active work-group (never work-group 0) claims a kill request and
  * retires itself by a CAS of M; if M moved meanwhile it gives the request
  * back. 1 if killed.
@@ -105,7 +181,7 @@ kill_slow_path(CK_GLOBAL ck_word *ctx, ck_word group, int from_offer_kill)
    }
    if (!claimed)
       return 0;
-   if (!compare_exchange(ctx, CK_ACTIVE_GROUPS, active, active - 1)) {
+   if (!retire(ctx, group, active)) {
       add(ctx, CK_KILL_REQUESTS, 1);
       return 0;
    }
@@ -120,6 +196,26 @@ __ck_offer_kill(CK_GLOBAL ck_word *ctx, ck_word group)
    if (load(ctx, CK_KILL_REQUESTS) == 0)
       return 0;
    return kill_slow_path(ctx, group, 1);
+}
+
+/* The add on M that reserves `forks` ids; returns the first. */
+static ck_word
+reserve_logged(CK_GLOBAL ck_word *ctx, ck_word forks)
+{
+   log_lock(ctx);
+   const ck_word first = add(ctx, CK_ACTIVE_GROUPS, forks);
+   if (forks != 0)
+      log_append(ctx, CK_EVENT_FORK, first, forks, 0);
+   log_unlock(ctx);
+   return first;
+}
+
+static ck_word
+reserve(CK_GLOBAL ck_word *ctx, ck_word forks)
+{
+   if (logging(ctx))
+      return reserve_logged(ctx, forks);
+   return add(ctx, CK_ACTIVE_GROUPS, forks);
 }
 
 /* One atomic load when nothing is offered. Otherwise takes the offers,
@@ -139,7 +235,7 @@ __ck_fork_reserve(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *first)
    const ck_word forks = random_choice(ctx, offers < room ? offers : room);
    if (offers > forks)
       add(ctx, CK_FORK_OFFERS, offers - forks);
-   *first = add(ctx, CK_ACTIVE_GROUPS, forks);
+   *first = reserve(ctx, forks);
    return forks;
 }
 
@@ -165,11 +261,23 @@ __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
    add(ctx, CK_FORKS, count);
 }
 
+static ck_word
+arrive_logged(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site)
+{
+   log_lock(ctx);
+   const ck_word generation = add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
+   log_append(ctx, CK_EVENT_ARRIVE, group, generation, site);
+   log_unlock(ctx);
+   return generation;
+}
+
 /* Arrives at a global barrier (an atomic add of 1 on CK_BARRIER_ARRIVED);
  * returns the barrier's generation. */
 static ck_word
-arrive(CK_GLOBAL ck_word *ctx)
+arrive(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word site)
 {
+   if (logged)
+      return arrive_logged(ctx, group, site);
    return add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
 }
 
@@ -179,6 +287,27 @@ static ck_word
 released(ck_word generation)
 {
    return (generation + 1) << CK_BARRIER_GENERATION_SHIFT;
+}
+
+static ck_word
+release_logged(CK_GLOBAL ck_word *ctx, ck_word state, ck_word generation)
+{
+   log_lock(ctx);
+   const ck_word done = compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation));
+   if (done)
+      log_append(ctx, CK_EVENT_RELEASE, generation, state & CK_BARRIER_COUNT_MASK, 0);
+   log_unlock(ctx);
+   return done;
+}
+
+/* Releases the barrier of `generation` by a CAS from `state`, the state
+ * that counted every active work-group arrived. */
+static ck_word
+release(CK_GLOBAL ck_word *ctx, int logged, ck_word state, ck_word generation)
+{
+   if (logged)
+      return release_logged(ctx, state, generation);
+   return compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation));
 }
 
 static int
@@ -225,16 +354,17 @@ record_stuck(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
  * read; a waiter that read a state of an earlier generation fails its
  * CAS. */
 ck_word
-__ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
+__ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line)
 {
-   const ck_word generation = arrive(ctx);
+   const int logged = logging(ctx);
+   const ck_word generation = arrive(ctx, logged, group, site);
    int stuck = 0;
    for (;;) {
       const ck_word state = load(ctx, CK_BARRIER_ARRIVED);
       if (generation_changed(state, generation))
          break;
       if (all_arrived(ctx, state)) {
-         if (compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation)))
+         if (release(ctx, logged, state, generation))
             break;
       } else if (barrier_stuck(ctx, generation)) {
          stuck = 1;
@@ -245,13 +375,16 @@ __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
    }
    if (stuck)
       record_stuck(ctx, site, line);
+   if (logged)
+      log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, generation, 0);
    return stuck;
 }
 
 /* A work-group other than 0 waits for the release, then reads the
  * decision. */
 static ck_word
-resize_gather_others(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, ck_word line)
+resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word generation,
+                     ck_word site, ck_word line)
 {
    int stuck = 0;
    while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
@@ -261,6 +394,8 @@ resize_gather_others(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, c
       }
       __ck_spin_wait();
    }
+   if (logged)
+      log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, generation, 0);
    if (stuck) {
       record_stuck(ctx, site, line);
       return CK_RESIZE_STUCK;
@@ -278,21 +413,29 @@ resize_gather_others(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, c
  * released. For the master a return from the kernel is enough to make the
  * barrier stuck: no one else releases it. */
 static ck_word
-resize_gather_master(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, ck_word line,
-                     CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
+resize_gather_master(CK_GLOBAL ck_word *ctx, int logged, ck_word generation, ck_word site,
+                     ck_word line, CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
    int stuck = 0;
-   while (!all_arrived(ctx, load(ctx, CK_BARRIER_ARRIVED))) {
+   ck_word state = load(ctx, CK_BARRIER_ARRIVED);
+   while (!all_arrived(ctx, state)) {
       if (load(ctx, CK_RETURNED_END) != 0) {
          stuck = 1;
          break;
       }
       __ck_spin_wait();
+      state = load(ctx, CK_BARRIER_ARRIVED);
    }
    if (stuck) {
+      if (logged)
+         log_event(ctx, CK_EVENT_STUCK, 0, generation, 0);
       record_stuck(ctx, site, line);
       return CK_RESIZE_STUCK;
    }
+   /* Logged as released now: M cannot change while everyone waits here,
+    * and no one passes before the release below. */
+   if (logged)
+      log_event(ctx, CK_EVENT_RELEASE, generation, state & CK_BARRIER_COUNT_MASK, 0);
    *forks = __ck_fork_reserve(ctx, first);
    const ck_word kills = random_choice(ctx, load(ctx, CK_KILL_REQUESTS));
    const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
@@ -300,6 +443,8 @@ resize_gather_master(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site, c
    const ck_word decision = kills != 0;
    store(ctx, CK_RESIZE_DECISION, decision);
    store(ctx, CK_BARRIER_ARRIVED, released(generation));
+   if (logged)
+      log_event(ctx, CK_EVENT_PASS, 0, generation, 0);
    return decision;
 }
 
@@ -311,12 +456,13 @@ ck_word
 __ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line,
                    CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
-   const ck_word generation = arrive(ctx);
+   const int logged = logging(ctx);
+   const ck_word generation = arrive(ctx, logged, group, site);
    *first = 0;
    *forks = 0;
    if (group == 0)
-      return resize_gather_master(ctx, generation, site, line, first, forks);
-   return resize_gather_others(ctx, generation, site, line);
+      return resize_gather_master(ctx, logged, generation, site, line, first, forks);
+   return resize_gather_others(ctx, logged, group, generation, site, line);
 }
 
 /* A doomed work-group that stops un-killed sets F to CK_RESIZE_NONE_DOOMED,
@@ -352,7 +498,7 @@ __ck_resize_join(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word li
       return 0;
    if (__ck_resize_kills(ctx, group))
       return 1;
-   return __ck_global_barrier(ctx, site, line);
+   return __ck_global_barrier(ctx, group, site, line);
 }
 
 ck_word
@@ -370,8 +516,20 @@ __ck_active_groups(CK_GLOBAL ck_word *ctx)
 /* CK_RETURNED_END becomes at least group + 1: the work-group stays active,
  * so the scheduler stops asking for kills that only it could let through,
  * and barriers that wait for it can tell that they never complete. */
+static void
+record_return_logged(CK_GLOBAL ck_word *ctx, ck_word group)
+{
+   log_lock(ctx);
+   __ck_atomic_max(header_word(ctx, CK_RETURNED_END), group + 1);
+   log_append(ctx, CK_EVENT_RETURN, group, 0, 0);
+   log_unlock(ctx);
+}
+
 void
 __ck_record_return(CK_GLOBAL ck_word *ctx, ck_word group)
 {
-   __ck_atomic_max(header_word(ctx, CK_RETURNED_END), group + 1);
+   if (logging(ctx))
+      record_return_logged(ctx, group);
+   else
+      __ck_atomic_max(header_word(ctx, CK_RETURNED_END), group + 1);
 }

@@ -45,7 +45,8 @@ void __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
 /* global_barrier. `site` and `line` name the barrier call (CK_STUCK_BARRIER,
  * CK_STUCK_LINE). Returns 1 if the barrier can never complete: the
  * work-group must leave the kernel. */
-ck_word __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line);
+ck_word __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site,
+                            ck_word line);
 
 /* resizing_global_barrier, first half: a global barrier that work-group 0
  * releases after it reserved forks (*first, *forks; 0 forks for the

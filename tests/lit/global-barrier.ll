@@ -1,12 +1,12 @@
-; global_barrier: local thread 0 calls __ck_global_barrier(context, site,
-; line) between two workgroup barriers, for barrier call 1 (line 0 without
-; debug information), and broadcasts its answer: every thread leaves the
-; kernel by ck.exit if the barrier can never complete. query_kill_count: a
-; broadcast __ck_query_kill_count(context). The barrier protocol itself
+; global_barrier: local thread 0 calls __ck_global_barrier(context, group,
+; site, line) between two workgroup barriers, with its work-group id
+; (get_group_id(0)), for barrier call 1 (line 0 without debug information),
+; and broadcasts its answer: every thread leaves the kernel by ck.exit if the
+; barrier can never complete. query_kill_count: a broadcast
+; __ck_query_kill_count(context). The barrier protocol itself
 ; (kernel_side.c) uses one word (4) for generation << 16 | arrival count;
-; word 5 is not used (WORD5, on the linked kernel).
+; link-kernel-side.ll checks the linked barrier.
 ; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-compile -S %s | FileCheck %s --check-prefix=WORD5
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -84,7 +84,9 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[T0:.*]] = and i1
 ; CHECK-NEXT: br i1 %[[T0]], label %ck.thread0, label %ck.uniform
 ; CHECK: ck.thread0:
-; CHECK-NEXT: %[[LEAVE:.*]] = call spir_func i32 @__ck_global_barrier(i32 addrspace(1)* %__ck_context, i32 1, i32 0)
+; CHECK-NEXT: %[[GID:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; CHECK-NEXT: %[[GROUP:.*]] = trunc i64 %[[GID]] to i32
+; CHECK-NEXT: %[[LEAVE:.*]] = call spir_func i32 @__ck_global_barrier(i32 addrspace(1)* %__ck_context, i32 %[[GROUP]], i32 1, i32 0)
 ; CHECK-NEXT: store i32 %[[LEAVE]], i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK-NEXT: br label %ck.uniform
 ; CHECK: ck.uniform:
@@ -100,9 +102,5 @@ attributes #4 = { convergent }
 ; CHECK: add i32 %{{.*}}, %[[B]]
 ; CHECK: ck.exit:
 ; CHECK-NEXT: ret void
-; CHECK: declare spir_func i32 @__ck_global_barrier(i32 addrspace(1)*, i32, i32)
+; CHECK: declare spir_func i32 @__ck_global_barrier(i32 addrspace(1)*, i32, i32, i32)
 ; CHECK: declare spir_func i32 @__ck_query_kill_count(i32 addrspace(1)*)
-; WORD5-LABEL: define {{.*}}@gbar(
-; WORD5-NOT: %__ck_context, i64 5{{$}}
-; WORD5: atomicrmw add i32 addrspace(1)* %{{.*}}, i32 1 seq_cst
-; WORD5-NOT: %__ck_context, i64 5{{$}}

@@ -7,7 +7,13 @@
 ; compare-exchange there, checks for a stuck barrier with a load of word 13
 ; (CK_RETURNED_END), and records the site (1) and line (0, no debug
 ; information) it was given in words 14 and 15; the return raises word 13
-; with an atomic max. Before linking (LOWER), the builtins are calls.
+; with an atomic max. Each protocol step first reads the protocol log's
+; switch, word 5 (CK_LOG_STATE), once: when it is 0 the step is the plain
+; atomic alone; otherwise the logged variant takes the lock (a CAS of word 5
+; from CK_LOG_FREE = 1 to CK_LOG_HELD = 2), does the same atomic, appends an
+; entry (event, group, ...) to the log whose address is in words 16 and 17,
+; and frees the lock (a store of 1). Before linking (LOWER), the builtins are
+; calls, and the barrier gets the work-group id.
 ; RUN: %ck-compile -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=LOWER
 ; RUN: %ck-compile %s -o %t.bc
@@ -83,16 +89,47 @@ attributes #4 = { convergent }
 ; CHECK-NOT: @__ck_{{([^s]|s[^p])}}
 ; CHECK-LABEL: define {{.*}}@gbar(
 ; CHECK-NOT: call {{.*}}@__ck_{{([^s]|s[^p])}}
-; global_barrier, in thread 0: arrive on word 4, ...
+; global_barrier, in thread 0: read the log switch (word 5) before
+; arriving, ...
 ; CHECK: ck.thread0:
+; CHECK-NEXT: %[[BGID:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; CHECK-NEXT: %[[BGROUP:.*]] = trunc i64 %[[BGID]] to i32
+; CHECK-NEXT: %[[LOGSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: %[[LOG:.*]] = load atomic i32, i32 addrspace(1)* %[[LOGSTATE]] seq_cst
+; CHECK-NEXT: %[[LOGGING:.*]] = icmp ne i32 %[[LOG]], 0
+; CHECK-NOT: atomicrmw
+; CHECK: br i1 %[[LOGGING]], label %[[ALOGGED:[^ ,]+]], label %[[APLAIN:[^ ,]+]]
+; ... without a log, arrive on word 4 with the plain add, ...
+; CHECK: {{^}}[[APLAIN]]:
 ; CHECK-NEXT: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVED]], i32 1 seq_cst
+; CHECK-NEXT: lshr i32 %{{.*}}, 16
+; CHECK-NEXT: br label %[[ARRIVEDONE:[^ ,]+]]
+; ... with one, arrive with the same add on word 4 while holding the lock,
+; log the arrival (CK_EVENT_ARRIVE = 5, the group) and free the lock, ...
+; CHECK: {{^}}[[ALOGGED]]:
+; CHECK: %[[LOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[LOCK]], i32 1, i32 2 seq_cst seq_cst
+; CHECK: call spir_func void @__ck_spin_wait()
+; CHECK: %[[ARRIVEDL:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVEDL]], i32 1 seq_cst
+; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 16
+; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 17
+; CHECK: store atomic i32 5, i32 addrspace(1)* %[[ENTRY:[^ ]+]] seq_cst
+; CHECK-NEXT: %[[ENTRYGROUP:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %[[ENTRY]], i64 1
+; CHECK-NEXT: store atomic i32 %[[BGROUP]], i32 addrspace(1)* %[[ENTRYGROUP]] seq_cst
+; CHECK: %[[UNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: store atomic i32 1, i32 addrspace(1)* %[[UNLOCK]] seq_cst
+; CHECK-NEXT: br label %[[ARRIVEDONE]]
 ; ... find the barrier stuck once a work-group returned, spin-wait between
-; polls, release everyone with a compare-exchange of the state read, and
-; record the stuck barrier's site and line.
+; polls, release everyone with a compare-exchange of the state read (the
+; plain one, unless the switch read on arrival was on), and record the stuck
+; barrier's site and line.
 ; CHECK: %[[RETURNED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RETURNED]] seq_cst
 ; CHECK: call spir_func void @__ck_spin_wait()
+; CHECK: br i1 %[[LOGGING]], label %{{[^ ,]+}}, label %[[RPLAIN:[^ ,]+]]
+; CHECK: {{^}}[[RPLAIN]]:
 ; CHECK: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[RELEASE]], i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
 ; CHECK: %[[SITE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 14
@@ -106,13 +143,31 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[REQUESTS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 2
 ; CHECK-NEXT: %[[Q:.*]] = load atomic i32, i32 addrspace(1)* %[[REQUESTS]] seq_cst
 ; CHECK-NEXT: store i32 %[[Q]], i32 addrspace(3)* @gbar.ck.broadcast
-; The return: word 13 raised to the group id + 1.
+; The return: after the log switch, word 13 raised to the group id + 1; with
+; a log, the same max under the lock, logged as CK_EVENT_RETURN (9).
 ; CHECK: ck.returned:
 ; CHECK-NEXT: %[[GROUP:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
 ; CHECK-NEXT: %[[GROUP32:.*]] = trunc i64 %[[GROUP]] to i32
+; CHECK-NEXT: %[[RLOGSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RLOGSTATE]] seq_cst
+; CHECK-NOT: atomicrmw
+; CHECK: br i1 %{{.*}}, label %[[RETLOGGED:[^ ,]+]], label %[[RETPLAIN:[^ ,]+]]
+; CHECK: {{^}}[[RETPLAIN]]:
 ; CHECK-NEXT: %[[END:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
 ; CHECK-NEXT: %[[NEWEND:.*]] = add i32 %[[GROUP32]], 1
 ; CHECK-NEXT: atomicrmw umax i32 addrspace(1)* %[[END]], i32 %[[NEWEND]] seq_cst
+; CHECK-NEXT: br label %[[RETDONE:[^ ,]+]]
+; CHECK: {{^}}[[RETLOGGED]]:
+; CHECK: %[[RLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[RLOCK]], i32 1, i32 2 seq_cst seq_cst
+; CHECK: %[[LEND:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK-NEXT: %[[LNEWEND:.*]] = add i32 %[[GROUP32]], 1
+; CHECK-NEXT: atomicrmw umax i32 addrspace(1)* %[[LEND]], i32 %[[LNEWEND]] seq_cst
+; CHECK: store atomic i32 9, i32 addrspace(1)* %{{.*}} seq_cst
+; CHECK: %[[RUNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: store atomic i32 1, i32 addrspace(1)* %[[RUNLOCK]] seq_cst
+; CHECK-NEXT: br label %[[RETDONE]]
+; CHECK: {{^}}[[RETDONE]]:
 ; CHECK-NEXT: br label %ck.return
 ; CHECK-NOT: call {{.*}}@__ck_{{([^s]|s[^p])}}
 ; CHECK: ck.exit:
@@ -131,12 +186,14 @@ attributes #4 = { convergent }
 ; LOWER-LABEL: define {{.*}}@gbar(
 ; LOWER-NOT: {{atomicrmw|cmpxchg|load atomic|__ck_active_groups}}
 ; LOWER-NOT: {{atomicrmw|cmpxchg|load atomic}}
-; LOWER: call spir_func i32 @__ck_global_barrier(i32 addrspace(1)* %__ck_context, i32 1, i32 0)
+; LOWER: %[[LGID:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
+; LOWER-NEXT: %[[LGROUP:.*]] = trunc i64 %[[LGID]] to i32
+; LOWER-NEXT: call spir_func i32 @__ck_global_barrier(i32 addrspace(1)* %__ck_context, i32 %[[LGROUP]], i32 1, i32 0)
 ; LOWER-NOT: {{atomicrmw|cmpxchg|load atomic}}
 ; LOWER: call spir_func i32 @__ck_query_kill_count(i32 addrspace(1)* %__ck_context)
 ; LOWER-NOT: {{atomicrmw|cmpxchg|load atomic}}
 ; LOWER: call spir_func void @__ck_record_return(i32 addrspace(1)* %__ck_context, i32 %{{.*}})
 ; LOWER-NOT: {{atomicrmw|cmpxchg|load atomic}}
 ; LOWER-NOT: define {{.*}}@__ck_spin_wait
-; LOWER: declare spir_func i32 @__ck_global_barrier(i32 addrspace(1)*, i32, i32)
+; LOWER: declare spir_func i32 @__ck_global_barrier(i32 addrspace(1)*, i32, i32, i32)
 ; LOWER-NOT: define {{.*}}@__ck_spin_wait

@@ -85,7 +85,7 @@ public:
    }
 
    // True: the barrier can never complete, and the work-group must return.
-   bool global_barrier() { return leave_if(__ck_global_barrier(ctx(), site, line)); }
+   bool global_barrier() { return leave_if(__ck_global_barrier(ctx(), id_, site, line)); }
 
    // True: killed (or stuck). Work-groups forked here start at resume_id
    // and call join_resizing_barrier().
