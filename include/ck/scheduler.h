@@ -37,6 +37,15 @@
  * events for every launch and for every gather.
  * CK_STATS=1 prints each cooperative launch's statistics (ck_launch_stats)
  * on stderr when it completes.
+ * CK_CHECK=1 checks every cooperative launch against the FSE'17 semantics:
+ * the launch gets a protocol log (ck/context.h) of its kills, forks,
+ * barrier arrivals and releases, returns, starts and exits, and when it
+ * completes the scheduler replays the log against the rules Kill, Fork,
+ * Barrier and Resizing-Barrier. A step that no rule allows is a bug of the
+ * implementation, not of the program: like a failed assertion, it is
+ * reported on stderr with the events before it, and the process aborts.
+ * (Two work-groups released together from different barrier calls, which
+ * the program causes, are reported the same way.)
  */
 #ifndef CK_SCHEDULER_H
 #define CK_SCHEDULER_H
@@ -60,9 +69,11 @@ struct ck_scheduler_options {
    const char *trace_path; /* as CK_TRACE; NULL: no trace */
    const char *cap_file;   /* as CK_CAP_FILE; NULL: none */
    int print_stats;        /* as CK_STATS=1 */
+   int check_protocol;     /* as CK_CHECK=1 */
 };
 
-/* A scheduler configured from CK_POLICY, CK_TRACE, CK_CAP_FILE and CK_STATS; an invalid
+/* A scheduler configured from CK_POLICY, CK_TRACE, CK_CAP_FILE, CK_STATS and
+ * CK_CHECK; an invalid
  * CK_POLICY is reported on stderr and replaced by the default policy. */
 struct ck_scheduler *ck_scheduler_create(unsigned units);
 /* NULL if options->policy is not a valid policy or units is 0. */

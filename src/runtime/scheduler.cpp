@@ -67,6 +67,7 @@
 #include "ck/context.h"
 #include "ck/runtime.h"
 #include "policy.hpp"
+#include "protocol_check.hpp"
 #include "spin_wait.hpp"
 #include "trace.hpp"
 
@@ -74,6 +75,7 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
+#include <cinttypes>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -93,6 +95,9 @@ using Clock = std::chrono::steady_clock;
 // How long an idle unit polls for work, and a host thread for its launch,
 // before sleeping on a condition variable.
 constexpr std::chrono::microseconds handoff_poll{50};
+// Entries of a checked launch's protocol log (16 bytes each; calloc'd, so
+// only what is written is touched).
+constexpr uint32_t protocol_log_capacity = 1u << 22;
 
 std::atomic_ref<uint32_t> header_word(uint32_t *context, ck_context_word word)
 {
@@ -154,6 +159,9 @@ struct ck_launch {
    uint32_t kills_surrendered = 0;            // returns of killed work-groups seen
    std::optional<Clock::time_point> gather_start, last_surrender;
    uint32_t traced_active = UINT32_MAX;
+   uint32_t initial_groups = 0;               // M0
+   std::unique_ptr<ck::ProtocolLog> log;      // under CK_CHECK=1: the protocol
+   std::unique_ptr<ck::ProtocolReplay> replay; // log and its replay so far
    ck_launch_stats stats{};
 
    ck_complete_fn on_complete = nullptr; // set at most once (ck_launch_on_complete)
@@ -163,7 +171,7 @@ struct ck_launch {
 struct ck_scheduler {
 public:
    ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
-                std::string cap_file, bool print_stats);
+                std::string cap_file, bool print_stats, bool check_protocol);
    ~ck_scheduler();
 
    unsigned units() const { return unsigned(units_.size()); }
@@ -215,6 +223,7 @@ private:
    void complete(ck_launch &launch);
    void print_stats(const ck_launch &launch) const;
    static void report_stuck_barrier(const ck_launch &launch);
+   static void check_protocol(ck_launch &launch, bool completed);
    static ck_launch_stats final_stats(const ck_launch &launch);
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
@@ -224,7 +233,7 @@ private:
 
    const ck::Policy policy_;
    const std::string trace_path_, cap_file_;
-   const bool print_stats_;
+   const bool print_stats_, check_protocol_;
    const Clock::time_point origin_ = Clock::now();
 
    std::mutex mutex_;
@@ -244,9 +253,9 @@ private:
 };
 
 ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
-                           std::string cap_file, bool print_stats)
+                           std::string cap_file, bool print_stats, bool check_protocol)
    : policy_(policy), trace_path_(std::move(trace_path)), cap_file_(std::move(cap_file)),
-     print_stats_(print_stats),
+     print_stats_(print_stats), check_protocol_(check_protocol),
      unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units)
 {
    if (!trace_path_.empty())
@@ -426,8 +435,16 @@ void ck_scheduler::unit_main(Unit &unit)
 void ck_scheduler::run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned group)
 {
    lock.unlock();
+   if (kernel.log)
+      kernel.log->append(kernel.context, CK_EVENT_START, group);
    kernel.run(kernel.data, group, unit.index);
+   if (kernel.log)
+      kernel.log->append(kernel.context, CK_EVENT_EXIT, group);
    lock.lock();
+   // Checked as each work-group exits, so that a step no rule allows is
+   // reported even if the launch then never completes.
+   if (kernel.log)
+      check_protocol(kernel, false);
    --kernel.running;
    note_return(kernel);
 }
@@ -552,6 +569,13 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
    const uint32_t initial = std::min<uint32_t>(
       {kernel.max_groups, uint32_t(idle_.size()), uint32_t(unit_cap_ - in_use())});
    ck_context_init(kernel.context, kernel.max_groups, initial);
+   kernel.initial_groups = initial;
+   if (check_protocol_) {
+      kernel.log = std::make_unique<ck::ProtocolLog>(protocol_log_capacity);
+      kernel.log->attach(kernel.context);
+      kernel.replay = std::make_unique<ck::ProtocolReplay>(
+         ck::LaunchShape{kernel.max_groups, kernel.initial_groups});
+   }
    if (random_policy()) {
       // The launch's own seed, from the policy's seed and the launch's rank.
       const uint32_t policy_seed = uint32_t(policy_.seed) ^ uint32_t(policy_.seed >> 32);
@@ -840,6 +864,30 @@ void ck_scheduler::report_stuck_barrier(const ck_launch &launch)
                 site & CK_STUCK_INDEX_MASK, line.c_str(), returned ? returned - 1 : 0);
 }
 
+// Replays what the launch logged since the last call; at completion, also
+// checks how it ended.
+void ck_scheduler::check_protocol(ck_launch &launch, bool completed)
+{
+   const std::optional<std::vector<ck::ProtocolEvent>> events = launch.log->take(launch.context);
+   std::optional<std::string> error;
+   if (!events)
+      error = "the protocol log lost events past its capacity of " +
+              std::to_string(launch.log->capacity()) + " (" +
+              std::to_string(launch.log->appended()) + " appended)";
+   for (std::size_t index = 0; events && !error && index < events->size(); ++index)
+      error = launch.replay->step((*events)[index]);
+   if (!error && completed)
+      error = launch.replay->finish(launch.stats.stuck_barrier != 0);
+   if (!error)
+      return;
+   std::fprintf(stderr,
+                "ck scheduler: cooperative launch %" PRIu64 "%s%s%s broke the FSE'17 rules (CK_CHECK=1): %s\n",
+                launch.id, launch.kernel_name.empty() ? "" : " of '", launch.kernel_name.c_str(),
+                launch.kernel_name.empty() ? "" : "'", error->c_str());
+   std::fflush(stderr);
+   std::abort();
+}
+
 void ck_scheduler::complete(ck_launch &launch)
 {
    launch.ended = Clock::now();
@@ -851,6 +899,8 @@ void ck_scheduler::complete(ck_launch &launch)
       launch.stats.stuck_line = header_word(launch.context, CK_STUCK_LINE).load();
       if (launch.stats.stuck_barrier)
          report_stuck_barrier(launch);
+      if (launch.log)
+         check_protocol(launch, true);
       if (print_stats_)
          print_stats(launch);
       cooperative_running_.erase(
@@ -896,10 +946,10 @@ void ck_scheduler::housekeeper_main()
 namespace {
 
 ck_scheduler *create(unsigned units, const ck::Policy &policy, const char *trace_path,
-                     const char *cap_file, bool print_stats)
+                     const char *cap_file, bool print_stats, bool check_protocol)
 {
    return new ck_scheduler(units, policy, trace_path ? trace_path : "",
-                           cap_file ? cap_file : "", print_stats);
+                           cap_file ? cap_file : "", print_stats, check_protocol);
 }
 
 } // namespace
@@ -915,9 +965,12 @@ ck_scheduler *ck_scheduler_create(unsigned units)
       else
          std::fprintf(stderr, "ck scheduler: invalid CK_POLICY '%s', using 'default'\n", text);
    }
-   const char *print_stats = std::getenv("CK_STATS");
+   const auto enabled = [](const char *name) {
+      const char *value = std::getenv(name);
+      return value && std::string(value) == "1";
+   };
    return create(std::max(units, 1u), policy, std::getenv("CK_TRACE"), std::getenv("CK_CAP_FILE"),
-                 print_stats && std::string(print_stats) == "1");
+                 enabled("CK_STATS"), enabled("CK_CHECK"));
 }
 
 ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *options)
@@ -926,7 +979,7 @@ ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *optio
    if (!policy || options->units == 0)
       return nullptr;
    return create(options->units, *policy, options->trace_path, options->cap_file,
-                 options->print_stats != 0);
+                 options->print_stats != 0, options->check_protocol != 0);
 }
 
 void ck_scheduler_destroy(ck_scheduler *scheduler)
