@@ -33,19 +33,19 @@ const char *event_name(uint32_t event)
    }
 }
 
-} // namespace
-
 // A work-group id's state. Absent: not active (above M, or killed). Ready:
 // active, not yet started (an initial work-group, or a fork whose id was
 // reserved). Returned: returned from the kernel function, still active.
 // Left: left the kernel at a stuck barrier. Exited: its unit is back.
 enum class GroupState { Absent, Ready, Running, Returned, Left, Exited };
 
+} // namespace
+
 class ProtocolReplay::State {
 public:
    explicit State(const LaunchShape &launch)
-      : launch_(launch), active_(launch.initial_groups), states_(launch.max_groups, GroupState::Absent),
-        zombies_(launch.max_groups, 0)
+      : launch_(launch), active_(launch.initial_groups),
+        states_(launch.max_groups, GroupState::Absent), zombies_(launch.max_groups, 0)
    {
       for (uint32_t group = 0; group < active_; ++group)
          states_[group] = GroupState::Ready;
@@ -250,7 +250,8 @@ std::string describe(const ProtocolEvent &e)
       return text + " [" + std::to_string(e.a) + ", " + std::to_string(e.a + e.b) + ")";
    case CK_EVENT_ARRIVE:
       return text + " work-group " + std::to_string(e.a) + " at generation " +
-             std::to_string(e.b) + ((e.c & CK_STUCK_RESIZING) ? " (resizing barrier " : " (barrier ") +
+             std::to_string(e.b) +
+             ((e.c & CK_STUCK_RESIZING) ? " (resizing barrier " : " (barrier ") +
              std::to_string(e.c & CK_STUCK_INDEX_MASK) + ")";
    case CK_EVENT_RELEASE:
       return text + " generation " + std::to_string(e.a) + " (" + std::to_string(e.b) +

@@ -881,7 +881,8 @@ void ck_scheduler::check_protocol(ck_launch &launch, bool completed)
    if (!error)
       return;
    std::fprintf(stderr,
-                "ck scheduler: cooperative launch %" PRIu64 "%s%s%s broke the FSE'17 rules (CK_CHECK=1): %s\n",
+                "ck scheduler: cooperative launch %" PRIu64
+                "%s%s%s broke the FSE'17 rules (CK_CHECK=1): %s\n",
                 launch.id, launch.kernel_name.empty() ? "" : " of '", launch.kernel_name.c_str(),
                 launch.kernel_name.empty() ? "" : "'", error->c_str());
    std::fflush(stderr);

@@ -31,8 +31,14 @@ ProtocolEvent release(uint32_t generation, uint32_t counted)
 {
    return {CK_EVENT_RELEASE, generation, counted, 0};
 }
-ProtocolEvent pass(uint32_t group, uint32_t generation) { return {CK_EVENT_PASS, group, generation, 0}; }
-ProtocolEvent stuck(uint32_t group, uint32_t generation) { return {CK_EVENT_STUCK, group, generation, 0}; }
+ProtocolEvent pass(uint32_t group, uint32_t generation)
+{
+   return {CK_EVENT_PASS, group, generation, 0};
+}
+ProtocolEvent stuck(uint32_t group, uint32_t generation)
+{
+   return {CK_EVENT_STUCK, group, generation, 0};
+}
 
 // Appends what ends a launch: every listed work-group returns and exits.
 Events finish(Events events, std::initializer_list<uint32_t> groups)
@@ -157,7 +163,8 @@ TEST(ProtocolCheck, EveryWorkGroupLeavesProperly)
 // killed one's unit is back.
 TEST(ProtocolCheck, AKilledIdCanComeBackBeforeItsUnit)
 {
-   EXPECT_EQ(error_of(finish({start(0), start(1), kill(1, 2), fork(1, 1), start(1), exit_(1)}, {0, 1}),
+   EXPECT_EQ(error_of(finish({start(0), start(1), kill(1, 2), fork(1, 1), start(1), exit_(1)},
+                             {0, 1}),
                       {2, 2}),
              "");
 }
