@@ -159,7 +159,6 @@ struct ck_launch {
    uint32_t kills_surrendered = 0;            // returns of killed work-groups seen
    std::optional<Clock::time_point> gather_start, last_surrender;
    uint32_t traced_active = UINT32_MAX;
-   uint32_t initial_groups = 0;               // M0
    std::unique_ptr<ck::ProtocolLog> log;      // under CK_CHECK=1: the protocol
    std::unique_ptr<ck::ProtocolReplay> replay; // log and its replay so far
    ck_launch_stats stats{};
@@ -569,12 +568,11 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
    const uint32_t initial = std::min<uint32_t>(
       {kernel.max_groups, uint32_t(idle_.size()), uint32_t(unit_cap_ - in_use())});
    ck_context_init(kernel.context, kernel.max_groups, initial);
-   kernel.initial_groups = initial;
    if (check_protocol_) {
       kernel.log = std::make_unique<ck::ProtocolLog>(protocol_log_capacity);
       kernel.log->attach(kernel.context);
       kernel.replay = std::make_unique<ck::ProtocolReplay>(
-         ck::LaunchShape{kernel.max_groups, kernel.initial_groups});
+         ck::LaunchShape{kernel.max_groups, initial});
    }
    if (random_policy()) {
       // The launch's own seed, from the policy's seed and the launch's rank.
