@@ -13,24 +13,34 @@ Builds if needed, then runs every test the project has:
      host programs and piglit-format .cl tests run by cl-program-tester),
      once through each frontend: Clover, then rusticl;
   3. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
-Exits non-zero if anything failed, and ends with one 'N passed, N failed' line.
+Exits non-zero if anything failed, and ends with one 'N passed, N failed' line,
+after the name of each test that failed.
 EOF2
 }
 
-# Count OK and failing results in a meson testlog.json; prints "passed failed".
+# Count OK and failing results in a meson testlog.json; prints "passed failed"
+# and appends "WHAT: name (result)" of each failing test to $CK_BUILD/failed-tests.
 meson_counts() {
-   python3 - "$1" <<'PY'
+   python3 - "$1" "$2" "$CK_BUILD/failed-tests" <<'PY'
 import json, sys
+log, what, failed_list = sys.argv[1:]
 ok = bad = 0
-with open(sys.argv[1]) as f:
+with open(log) as f, open(failed_list, "a") as failed:
     for line in f:
-        result = json.loads(line)["result"]
-        if result in ("OK", "EXPECTEDFAIL", "SKIP"):
-            ok += result != "SKIP"
+        test = json.loads(line)
+        if test["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
+            ok += test["result"] != "SKIP"
         else:
             bad += 1
+            failed.write(f"{what}: {test['name']} ({test['result']})\n")
 print(ok, bad)
 PY
+}
+
+# note_failure WHAT: a step that failed without a failing test to name.
+note_failure() {
+   printf '%s: failed\n' "$1" >>"$CK_BUILD/failed-tests"
+   TOTAL_FAILED=$((TOTAL_FAILED + 1))
 }
 
 # run_meson_suite SUITE [WHAT]: runs it, adds its counts to
@@ -40,10 +50,10 @@ run_meson_suite() {
    step "meson test --suite $suite${2:+ ($2)}"
    with_debian_python meson test -C "$CK_PLUGIN_BUILD" --suite "$suite" --print-errorlogs \
       --num-processes 1 || rc=$?
-   counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog.json")
+   counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog.json" "$suite${2:+ ($2)}")
    TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
    TOTAL_FAILED=$((TOTAL_FAILED + ${counts#* }))
-   [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+   [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || note_failure "meson test --suite $suite${2:+ ($2)}"
    CK_STEP=""
 }
 
@@ -64,10 +74,10 @@ run_sanitized_scheduler_tests() {
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ASAN_OPTIONS=detect_leaks=1 \
       with_debian_python meson test -C "$build" --no-rebuild --print-errorlogs \
       --num-processes 1 scheduler scheduler_stress protocol_check || rc=$?
-   counts=$(meson_counts "$build/meson-logs/testlog.json")
+   counts=$(meson_counts "$build/meson-logs/testlog.json" "${sanitizer} sanitizer")
    TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
    TOTAL_FAILED=$((TOTAL_FAILED + ${counts#* }))
-   [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+   [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || note_failure "${sanitizer} sanitizer"
    CK_STEP=""
 }
 
@@ -84,6 +94,7 @@ cmd_test() {
    local start=$SECONDS
    build_if_needed
    TOTAL_PASSED=0 TOTAL_FAILED=0
+   : >"$CK_BUILD/failed-tests"
    run_meson_suite unit
    run_meson_suite model
    run_sanitized_scheduler_tests thread
@@ -110,11 +121,14 @@ cmd_test() {
             TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
             local f=${line#*, }
             TOTAL_FAILED=$((TOTAL_FAILED + ${f%% failed}))
+            [ "${f%% failed}" -eq 0 ] || grep -E '^  (REGRESSION|MISSING|TOO SLOW) ' "$log" |
+               sed "s/^ */piglit gate ($frontend): /" >>"$CK_BUILD/failed-tests"
          fi
-         [ "$rc" -eq 0 ] || [ -n "$line" ] || TOTAL_FAILED=$((TOTAL_FAILED + 1))
+         [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($frontend)"
       done
    fi
    note "tests took $((SECONDS - start))s"
+   [ ! -s "$CK_BUILD/failed-tests" ] || { echo "failed:"; sed 's/^/  /' "$CK_BUILD/failed-tests"; }
    printf 'tests: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
    [ "$TOTAL_FAILED" -eq 0 ]
 }
