@@ -240,8 +240,10 @@ __ck_fork_reserve(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *first)
 }
 
 /* Each slot is complete (transmit record, resume point) before its ready
- * flag is set and the doorbell CK_FORKS_PUBLISHED rung. Never writes past
- * slot N - 1, even if M went past N (a scheduler bug). */
+ * flag is set. The doorbell CK_FORKS_PUBLISHED rings before the flag: a
+ * parked unit claims only a ready slot, so it never starts more forks than
+ * were published. Never writes past slot N - 1, even if M went past N (a
+ * scheduler bug). */
 void
 __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
                   ck_word resume_point, ck_word record_words)
@@ -255,8 +257,8 @@ __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
          __ck_atomic_store(slot_word(ctx, group, CK_SLOT_TRANSMIT + 4 * word), value);
       }
       __ck_atomic_store(slot_word(ctx, group, CK_SLOT_RESUME_POINT), resume_point);
-      __ck_atomic_store(slot_word(ctx, group, CK_SLOT_READY), 1);
       add(ctx, CK_FORKS_PUBLISHED, 1);
+      __ck_atomic_store(slot_word(ctx, group, CK_SLOT_READY), 1);
    }
    add(ctx, CK_FORKS, count);
 }

@@ -42,6 +42,10 @@
 //                          most N - M ids
 //   M + offers <= N        a unit is offered only while M + parked < N, and
 //                          a fork turns offers into ids one for one
+//   forks_started <= published
+//                          a unit claims only a ready slot, and the kernel
+//                          counts a fork as published before its slot is
+//                          ready
 //   offers + (published - forks_started) <= parked
 //                          behind every outstanding offer and every
 //                          published fork not yet claimed is a parked unit
@@ -799,6 +803,7 @@ void ck_scheduler::check_invariants(const ck_launch &kernel) const
    const uint32_t offers = header_word(context, CK_FORK_OFFERS).load();
    assert(active >= 1 && active <= kernel.max_groups);
    assert(active + offers <= kernel.max_groups);
+   assert(kernel.forks_started.load() <= published);
    assert(offers + (published - kernel.forks_started.load()) <= kernel.parked);
    if (live(kernel)) {
       assert(kernel.withdrawals_wanted.load() <= kernel.parked);

@@ -124,6 +124,7 @@ inline assert_all_arrived(gen)
 
 /* The scheduler's invariants (check_invariants() in scheduler.cpp). */
 #define invariants_hold (M >= 1 && M <= N && M + OFFERS <= N && \
+                         forks_started <= PUBLISHED && \
                          OFFERS + PUBLISHED - forks_started <= parked && \
                          (finished || withdrawals_wanted <= parked) && \
                          (finished || REQUESTS <= kills_asked))
@@ -238,8 +239,15 @@ inline fork_publish(round)
    do
    :: k > 0 && i < base + k ->
       slot_round[i] = round;
+#ifdef MUTATE_READY_BEFORE_DOORBELL
       ready[i] = 1;
       PUBLISHED++;
+#else
+      /* The doorbell first: a unit claims only a ready slot, so no more
+       * forks start than were published. */
+      PUBLISHED++;
+      ready[i] = 1;
+#endif
       i++
    :: else -> break
    od
@@ -497,7 +505,9 @@ end_idle:
 progress_left:
       atomic { note_return(); task[u] = IDLE }
    :: task[u] == PARK ->
-      /* serve_parked: claim a published fork, or leave under the lock. */
+      /* serve_parked: claim a published fork without the lock (the
+       * exchange of its ready flag), then start it under the lock; or
+       * leave under the lock. */
       do
       :: atomic {
             PUBLISHED > forks_started ->
@@ -506,18 +516,17 @@ progress_left:
             :: i > 0 && ready[i - 1] -> ready[i - 1] = 0; break
             :: i > 0 && !ready[i - 1] -> i--
             :: i == 0 -> break
-            od;
-            if
-            :: i > 0 ->
+            od
+         };
+         if
+         :: i > 0 ->
+            atomic {
                parked--; running++; forks_started++;
                task[u] = GROUP; task_group[u] = i - 1;
                withdrawals_wanted = (withdrawals_wanted < parked -> withdrawals_wanted : parked);
                assert(invariants_hold)
-            :: else
-            fi
-         };
-         if
-         :: task[u] == GROUP -> break
+            };
+            break
          :: else
          fi
       :: atomic {
