@@ -39,16 +39,20 @@ def flatten(tests):
     return statuses, seconds
 
 
-def load_results(results_dir):
-    """(test name -> status, test name -> seconds) from a piglit results directory."""
+def load_tests(results_dir):
+    """The 'tests' object of a piglit results directory."""
     directory = pathlib.Path(results_dir)
     for suffix, opener in OPENERS.items():
         path = directory / ("results.json" + suffix)
         if path.exists():
             with opener(path, "rt") as f:
-                data = json.load(f)
-            return flatten(data["tests"])
+                return json.load(f)["tests"]
     sys.exit(f"piglit_gate: no results.json in {directory} (did piglit finish?)")
+
+
+def load_results(results_dir):
+    """(test name -> status, test name -> seconds) from a piglit results directory."""
+    return flatten(load_tests(results_dir))
 
 
 def load_expectation(path):
@@ -157,6 +161,19 @@ def compare(args):
     return 1 if failed else 0
 
 
+def require_pass(args):
+    """Every test of the run must pass (the extension's own profile: a skip
+    means a test did not run where it must)."""
+    tests = load_tests(args.results)
+    failed = sorted((name, test["result"]) for name, test in tests.items()
+                    if test["result"] != "pass")
+    print(f"{args.label}: {len(tests)} tests run ({count(t['result'] for t in tests.values())})")
+    for name, status in failed:
+        print(f"  NOT PASSED {name}: {status}")
+    print(f"{args.label}: {len(tests) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -177,8 +194,12 @@ def main():
     tmo.add_argument("results")
     tmo.add_argument("--passed-in", metavar="EXPECTATION",
                      help="only those that pass in this expectation file")
+    req = sub.add_parser("require-pass", help="fail unless every test passed")
+    req.add_argument("results")
+    req.add_argument("--label", default="piglit")
     args = parser.parse_args()
-    return {"record": record, "compare": compare, "timeouts": timeouts}[args.command](args)
+    return {"record": record, "compare": compare, "timeouts": timeouts,
+            "require-pass": require_pass}[args.command](args)
 
 
 if __name__ == "__main__":

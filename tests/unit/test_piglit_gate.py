@@ -121,6 +121,16 @@ class PiglitGateTest(unittest.TestCase):
         result = gate("compare", self.expectation, self.tmp / "run", "--rerun", self.tmp / "alone")
         self.assertEqual(result.returncode, 0, result.stdout)
 
+    def test_require_pass_fails_on_any_test_that_did_not_pass(self):
+        write_results(self.tmp / "all", {"a": "pass", "b": "pass"})
+        self.assertEqual(gate("require-pass", self.tmp / "all").returncode, 0)
+        for status in ("skip", "fail", "timeout", "crash"):
+            write_results(self.tmp / status, {"a": "pass", "b": status})
+            result = gate("require-pass", self.tmp / status, "--label", "profile")
+            self.assertEqual(result.returncode, 1, status)
+            self.assertIn(f"NOT PASSED b: {status}", result.stdout)
+            self.assertIn("profile: 1 passed, 1 failed", result.stdout)
+
     def test_missing_results_file_is_a_clear_error(self):
         (self.tmp / "empty").mkdir()
         result = gate("compare", self.expectation, self.tmp / "empty")

@@ -9,9 +9,11 @@ Builds if needed, then runs every test the project has:
      protocol's model checked with spin (--suite model), the scheduler's
      tests again under ThreadSanitizer and AddressSanitizer, and the tests
      of the build pipeline itself (--suite tools);
-  2. the project's OpenCL tests on the patched Mesa (meson test --suite opencl:
-     host programs and piglit-format .cl tests run by cl-program-tester),
-     once through each frontend: Clover, then rusticl;
+  2. the extension's conformance profile on the patched Mesa, once through
+     each frontend (Clover, then rusticl): piglit runs
+     _build/ck/tests/cooperative_kernels.xml.gz, which holds every test of
+     meson's opencl suite (piglit-format .cl tests and host programs), and
+     every test must pass;
   3. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
 Exits non-zero if anything failed, and ends with one 'N passed, N failed' line,
 after the name of each test that failed.
@@ -81,6 +83,34 @@ run_sanitized_scheduler_tests() {
    CK_STEP=""
 }
 
+# run_extension_profile FRONTEND: piglit runs the conformance profile
+# (tests/piglit/cooperative_kernels.py) on FRONTEND; every test must pass.
+run_extension_profile() {
+   local frontend=$1 results=$CK_BUILD/profile-results-$1 rc=0 line
+   step "piglit run cooperative_kernels ($frontend, results: $results)"
+   rm -rf "$results"
+   (
+      CK_FRONTEND=$frontend
+      eval "$(mesa_env_exports)"
+      piglit run --timeout 900 -l dummy "$CK_PLUGIN_BUILD/tests/cooperative_kernels.xml.gz" \
+         "$results" >/dev/null
+   ) || rc=$?
+   CK_STEP=""
+   if [ "$rc" -ne 0 ]; then
+      note_failure "piglit run cooperative_kernels ($frontend)"
+      return
+   fi
+   python3 "$CK_ROOT/tools/piglit_gate.py" require-pass "$results" \
+      --label "cooperative_kernels ($frontend)" | tee "$results.summary" || true
+   line=$(tail -n 1 "$results.summary")
+   line=${line##*: }
+   TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
+   local failed=${line#*, }
+   TOTAL_FAILED=$((TOTAL_FAILED + ${failed%% failed}))
+   grep '^  NOT PASSED ' "$results.summary" |
+      sed "s/^ *NOT PASSED /cooperative_kernels ($frontend): /" >>"$CK_BUILD/failed-tests" || true
+}
+
 cmd_test() {
    local piglit=1
    while [ $# -gt 0 ]; do
@@ -102,13 +132,7 @@ cmd_test() {
    CK_BUILD_DIR=$CK_BUILD run_meson_suite tools
    local frontend
    for frontend in "${CK_FRONTENDS[@]}"; do
-      (
-         CK_FRONTEND=$frontend
-         eval "$(mesa_env_exports)"
-         run_meson_suite opencl "$frontend"
-         printf '%s %s\n' "$TOTAL_PASSED" "$TOTAL_FAILED" >"$CK_BUILD/opencl-counts"
-      )
-      read -r TOTAL_PASSED TOTAL_FAILED <"$CK_BUILD/opencl-counts"
+      run_extension_profile "$frontend"
    done
    if [ $piglit -eq 1 ]; then
       for frontend in "${CK_FRONTENDS[@]}"; do
