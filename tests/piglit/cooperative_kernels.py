@@ -37,15 +37,16 @@ DEFAULT_TIMEOUT = 60
 
 def piglit_name(meson_name):
     """piglit's group@test form of a meson test name:
-      cl/program/execute/x.cl            -> program@execute@x
+      cl/program/execute/x.cl cap_1      -> program@execute@x@cap_1
       build_check cl/program/build/x.cl  -> build_check@program@build@x
       transmit random_1                  -> host@transmit@random_1
       demo --single-thread               -> host@demo@single-thread"""
     words = meson_name.split()
-    program = [w for w in words if w.startswith("cl/") and w.endswith(".cl")]
+    program = [i for i, w in enumerate(words) if w.startswith("cl/") and w.endswith(".cl")]
     if program:
-        path = program[0][len("cl/"):-len(".cl")].split("/")
-        return "@".join([w for w in words if w not in program] + path)
+        at = program[0]
+        path = words[at][len("cl/"):-len(".cl")].split("/")
+        return "@".join(words[:at] + path + words[at + 1:])
     variant = "-".join(w.lstrip("-") for w in words[1:])
     return "@".join(["host", words[0]] + ([variant] if variant else []))
 

@@ -18,6 +18,7 @@ arg_out: 0 buffer uint[32] 520 521 522 523 524 525 526 527 528 529 530 531 \
                            512 513 514 515 516 517 518 519
 arg_in:  1 buffer uint[32] repeat 0
 arg_in:  2 uint 500
+arg_in:  3 uint 32
 
 [test]
 name: 2 work-groups of 16, 1001 rounds of a ring shift
@@ -33,20 +34,23 @@ arg_out: 1 buffer uint[32] 1010 1011 1012 1013 1014 1015 1016 1017 1018 1019 102
                            1022 1023 1024 1025 1026 1027 1028 1029 1030 1031 1032 1001 \
                            1002 1003 1004 1005 1006 1007 1008 1009
 arg_in:  2 uint 1001
+arg_in:  3 uint 32
 !*/
 
-/* Each round every work-item reads its right neighbour's value from the
- * previous round, adds one, and writes it to the other buffer. Work-items
- * of different work-groups depend on each other every round, so without a
- * working global barrier the result is wrong. */
-kernel void ring_rounds(global uint *a, global uint *b, uint rounds)
+/* Each round every element takes its right neighbour's value from the
+ * previous round plus one, in the other buffer. Elements of different
+ * work-groups depend on each other every round, so without a working
+ * global barrier the result is wrong. The work-items share the len
+ * elements among the get_global_size(0) of them that are active, so the
+ * result is the same whatever number of work-groups the scheduler grants
+ * (one under CK_POLICY=cap:1). */
+kernel void ring_rounds(global uint *a, global uint *b, uint rounds, uint len)
 {
-   const uint n = get_global_size(0);
-   const uint i = get_global_id(0);
    for (uint r = 0; r < rounds; ++r) {
       global uint *src = (r & 1) ? b : a;
       global uint *dst = (r & 1) ? a : b;
-      dst[i] = src[(i + 1) % n] + 1;
+      for (uint i = get_global_id(0); i < len; i += get_global_size(0))
+         dst[i] = src[(i + 1) % len] + 1;
       global_barrier();
    }
 }
