@@ -1,0 +1,20 @@
+/*!
+[config]
+name: cooperative kernels: build fails for query_kill_count in control flow that depends on the local id
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:18:
+// CHECK-LOG: [workgroup-uniform control flow]
+
+kernel void k(global uint *out)
+{
+   // query_kill_count is a work-group function, like offer_kill.
+   uint wanted = 0;
+   if (get_local_id(0) == 0)
+      wanted = query_kill_count();
+   out[get_global_id(0)] = wanted;
+}

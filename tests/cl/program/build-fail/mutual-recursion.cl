@@ -1,0 +1,31 @@
+/*!
+[config]
+name: cooperative kernels: build fails for mutual recursion that reaches a builtin
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// ping and pong call each other; the builtin is in pong only.
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:17:
+// CHECK-LOG: input.cl:22:
+// CHECK-LOG: [recursion]
+
+int pong(int n);
+
+int ping(int n)
+{
+   return n > 0 ? pong(n - 1) + 1 : 0;
+}
+
+int pong(int n)
+{
+   offer_kill();
+   return n > 0 ? ping(n - 1) + 1 : 0;
+}
+
+kernel void k(global int *out)
+{
+   out[get_global_id(0)] = ping(3);
+}

@@ -1,0 +1,27 @@
+/*!
+[config]
+name: cooperative kernels: build fails for transmit variables of 249 bytes, one over the limit of 248
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// 4 + 244 = 248 bytes fit; the last byte, on line 20, does not.
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:20:
+// CHECK-LOG: [transmit]
+// CHECK-LOG-NOT: input.cl:18:
+// CHECK-LOG-NOT: input.cl:19:
+
+kernel void k(global uchar *out, int n)
+{
+   transmit int level;
+   transmit uchar bytes[244];
+   transmit uchar last;
+   for (int i = 0; i < 244; ++i)
+      bytes[i] = (uchar)i;
+   last = 1;
+   for (level = 0; level < n; ++level)
+      resizing_global_barrier();
+   out[get_global_id(0)] = bytes[get_global_id(0) % 244] + last;
+}

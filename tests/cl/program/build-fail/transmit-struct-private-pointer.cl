@@ -1,0 +1,27 @@
+/*!
+[config]
+name: cooperative kernels: build fails for transmit on a struct holding a pointer to private memory
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+expect_build_fail: true
+!*/
+
+// CHECK-BUILD: failure
+// CHECK-LOG: input.cl:22:
+// CHECK-LOG: [transmit]
+
+typedef struct {
+   int count;
+   int *value;
+} holder;
+
+kernel void k(global int *out)
+{
+   int x = 1;
+   // The struct's other member is copyable; its pointer is not.
+   transmit holder h;
+   h.count = 2;
+   h.value = &x;
+   request_fork();
+   out[get_global_id(0)] = h.count + *h.value;
+}
