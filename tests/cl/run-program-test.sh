@@ -1,13 +1,34 @@
 #!/bin/sh
+# run-program-test.sh [--require-resizing] TESTER FILE.cl
 # Runs one piglit-format .cl program test with piglit's cl-program-tester and
 # passes only if piglit reports "pass" (a skip is a failure here: every
-# project test must run on the patched Mesa).
+# project test must run on the patched Mesa). With --require-resizing, every
+# cooperative launch must also have killed and forked at least once
+# (CK_STATS=1 lines): a test of what happens around resizing points must not
+# pass by never reaching one.
 set -u
+require_resizing=0
+if [ "$1" = --require-resizing ]; then
+   require_resizing=1
+   export CK_STATS=1
+   shift
+fi
 tester=$1
 test_file=$2
 out=$("$tester" "$test_file" 2>&1)
 rc=$?
 printf '%s\n' "$out"
-printf '%s\n' "$out" | grep -q '"result": "pass"' && [ "$rc" -eq 0 ] && exit 0
-echo "run-program-test: $test_file did not pass (exit $rc)" >&2
-exit 1
+if ! printf '%s\n' "$out" | grep -q '"result": "pass"' || [ "$rc" -ne 0 ]; then
+   echo "run-program-test: $test_file did not pass (exit $rc)" >&2
+   exit 1
+fi
+if [ $require_resizing -eq 1 ]; then
+   launches=$(printf '%s\n' "$out" | grep -c '^ck: cooperative launch ')
+   static=$(printf '%s\n' "$out" | grep '^ck: cooperative launch ' |
+      grep -c -E ' 0 kills| 0 forks')
+   if [ "$launches" -eq 0 ] || [ "$static" -ne 0 ]; then
+      echo "run-program-test: $static of $launches cooperative launches of $test_file did not resize" >&2
+      exit 1
+   fi
+fi
+exit 0

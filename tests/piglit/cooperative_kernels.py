@@ -10,7 +10,8 @@ list of the project's meson build (BUILD_DIR/meson-info/intro-tests.json,
 suite 'opencl'), so that meson.build stays the only list of tests:
 
   - piglit-format .cl program tests become cl-program-tester tests (type
-    'cl_prog'), named as in piglit's cl profile: program@execute@NAME;
+    'cl_prog'), named as in piglit's cl profile: program@execute@NAME@POLICY
+    (those that must also resize stay wrapped, as below);
   - host programs become wrapped commands (type 'cl'): piglit-wrap.sh runs
     each with meson's time limit and turns its exit status into a piglit
     result.
@@ -57,11 +58,12 @@ def option(test, name, value):
 
 def test_element(meson_test):
     name = piglit_name(meson_test["name"])
-    cmd = meson_test["cmd"]
+    cmd = [os.path.normpath(c) if os.path.isabs(c) else c for c in meson_test["cmd"]]
     env = dict(meson_test.get("env") or {})
     test = et.Element("Test", name=name)
-    if os.path.basename(cmd[0]) == "run-program-test.sh":
-        # [run-program-test.sh, cl-program-tester, FILE.cl]
+    if os.path.basename(cmd[0]) == "run-program-test.sh" and len(cmd) == 3:
+        # [run-program-test.sh, cl-program-tester, FILE.cl]; with an option
+        # (--require-resizing) it stays a wrapped command.
         test.set("type", "cl_prog")
         option(test, "filename", cmd[2])
     else:
