@@ -1,6 +1,6 @@
 /*!
 [config]
-name: Loops longer than gallivm's loop limiter run to the end
+name: Loops longer than gallivm's loop limiter run to the end, and no longer
 clc_version_min: 10
 
 [test]
@@ -20,6 +20,14 @@ global_size: 8 0 0
 local_size: 8 0 0
 arg_out: 0 buffer uint[8] repeat 210000
 arg_in: 1 uint 70000
+
+[test]
+name: a spin-wait ends in a work-group smaller than the SIMD width
+kernel_name: spin_on_flag
+dimensions: 1
+global_size: 12 0 0
+local_size: 4 0 0
+arg_out: 0 buffer uint[15] repeat 1
 !*/
 
 kernel void lcg(global uint *out, uint n)
@@ -37,4 +45,17 @@ kernel void nested(global uint *out, uint n)
       for (uint j = 0; j < 3; ++j)
          count++;
    out[get_global_id(0)] = count;
+}
+
+/* Work-item 0 of each work-group raises its work-group's flag, on which the
+ * others spin. The SIMD chunk of a work-group of 4 has lanes that run no
+ * work-item; the loop must end once the work-items have left it. */
+kernel void spin_on_flag(global uint *out)
+{
+   global uint *flag = out + get_global_size(0) + get_group_id(0);
+   if (get_local_id(0) == 0)
+      atomic_xchg(flag, 1);
+   while (atomic_or(flag, 0) == 0)
+      ;
+   out[get_global_id(0)] = 1;
 }
