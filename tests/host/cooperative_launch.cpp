@@ -1,6 +1,11 @@
 // The device names the extension with the header's version, impossible
-// cooperative launches get the right CL error code, and the hidden launch
-// context stays hidden from the host.
+// cooperative launches get the right CL error code, possible ones at the
+// limits run, the kernel queries answer with the spec's types, and the
+// hidden launch context stays hidden from the host.
+//
+// Spec sections are named as in docs/spec-coverage.md: 8 New API Enums,
+// 10.1 Active work-groups, 11 Interactions with other features, 12 Errors.
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS // clEnqueueTask (section 11)
 #include "cl_host.hpp"
 #include "expect.hpp"
 
@@ -57,6 +62,37 @@ void expect_extension_reported(cl_device_id device)
                    "CL_DEVICE_EXTENSIONS_WITH_VERSION gives the extension the header's version");
 }
 
+// Section 8: CL_KERNEL_COOPERATIVE_EXT is a cl_bool and
+// CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT a size_t, accepted by
+// clGetKernelWorkGroupInfo with its usual rules (OpenCL 3.0, 5.9.4): the
+// size query (param_value NULL) gives the type's size, a param_value_size
+// below it is CL_INVALID_VALUE, and a read gives the value and its size.
+// The values: CL_TRUE and the number of compute threads (the compute units
+// on llvmpipe) for a cooperative kernel, CL_FALSE and 0 for an ordinary one.
+template <typename T>
+void expect_work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param,
+                            const char *name, const char *kernel_name, T expected)
+{
+   const std::string what = std::string(name) + " of " + kernel_name + ": ";
+   size_t size = 0;
+   cl_int status = clGetKernelWorkGroupInfo(kernel, device, param, 0, nullptr, &size);
+   cl_host::expect(status == CL_SUCCESS && size == sizeof(T),
+                   what + "the size query gives " + std::to_string(sizeof(T)) + " bytes (got " +
+                      cl_host::error_name(status) + ", " + std::to_string(size) + ")");
+   unsigned char bytes[2 * sizeof(T)] = {};
+   status = clGetKernelWorkGroupInfo(kernel, device, param, sizeof(T) - 1, bytes, nullptr);
+   cl_host::expect(status == CL_INVALID_VALUE,
+                   what + "a param_value_size of sizeof - 1 is CL_INVALID_VALUE (got " +
+                      cl_host::error_name(status) + ")");
+   T value{};
+   size = 0;
+   status = clGetKernelWorkGroupInfo(kernel, device, param, sizeof(value), &value, &size);
+   cl_host::expect(status == CL_SUCCESS && size == sizeof(T) && value == expected,
+                   what + "reads " + std::to_string(expected) + " (got " +
+                      cl_host::error_name(status) + ", " + std::to_string(value) + ", " +
+                      std::to_string(size) + " bytes)");
+}
+
 } // namespace
 
 int main()
@@ -86,6 +122,15 @@ int main()
       cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global2d, local2d, 0, nullptr,
                                     nullptr) == CL_INVALID_WORK_DIMENSION,
              "a 2-D cooperative launch is CL_INVALID_WORK_DIMENSION");
+      // Sections 11 and 12: "work_dim is not 1", even when the other
+      // dimensions are 1 (the range is 1-D in all but work_dim).
+      const size_t global_flat[3] = {16, 1, 1}, local_flat[3] = {8, 1, 1};
+      cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global_flat, local_flat, 0,
+                                             nullptr, nullptr) == CL_INVALID_WORK_DIMENSION,
+                      "a 2-D cooperative launch of 16x1 is CL_INVALID_WORK_DIMENSION");
+      cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 3, nullptr, global_flat, local_flat, 0,
+                                             nullptr, nullptr) == CL_INVALID_WORK_DIMENSION,
+                      "a 3-D cooperative launch of 16x1x1 is CL_INVALID_WORK_DIMENSION");
 
       const size_t local = 1, none = 0, too_many = 70000;
       cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &none, &local, 0,
@@ -98,6 +143,21 @@ int main()
          context, device, "kernel void fill(global uint *out) { out[get_global_id(0)] = 1; }");
       cl_host::Kernel ordinary = cl_host::create_kernel(ordinary_program, "fill");
       cl_host::set_arg(ordinary, 0, out.get());
+
+      // Section 8: the kernel queries, for a cooperative and an ordinary kernel.
+      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      expect_work_group_info<cl_bool>(kernel, device, CL_KERNEL_COOPERATIVE_EXT,
+                                      "CL_KERNEL_COOPERATIVE_EXT", "a cooperative kernel",
+                                      CL_TRUE);
+      expect_work_group_info<size_t>(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
+                                     "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT",
+                                     "a cooperative kernel", units);
+      expect_work_group_info<cl_bool>(ordinary, device, CL_KERNEL_COOPERATIVE_EXT,
+                                      "CL_KERNEL_COOPERATIVE_EXT", "an ordinary kernel",
+                                      CL_FALSE);
+      expect_work_group_info<size_t>(ordinary, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
+                                     "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT", "an ordinary kernel",
+                                     0);
       // An empty NDRange is valid from OpenCL 2.1 on ("OpenCL 3.0 ..." parses as 3.0).
       const std::string version = cl_host::device_string(device, CL_DEVICE_VERSION);
       const bool empty_ndrange_valid = std::stod(version.substr(7)) >= 2.1;
@@ -113,9 +173,54 @@ int main()
       cl_host::expect(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &too_many, &local, 0, nullptr,
                                     nullptr) == CL_OUT_OF_RESOURCES,
              "70000 work-groups (beyond what the barrier counts) is CL_OUT_OF_RESOURCES");
+      // Section 12: on llvmpipe (a driver that schedules cooperative kernels)
+      // the limit is 65535 work-groups: N = 65535 runs, N = 65536 is
+      // CL_OUT_OF_RESOURCES. The limit counts work-groups, not work-items:
+      // with work-groups of 2 the boundary stays at N = 65535.
+      for (const size_t group_size : {size_t(1), size_t(2)}) {
+         const std::string of = " work-groups of " + std::to_string(group_size);
+         const size_t over = 65536 * group_size;
+         const cl_int rejected = clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &over,
+                                                        &group_size, 0, nullptr, nullptr);
+         cl_host::expect(rejected == CL_OUT_OF_RESOURCES,
+                         "65536" + of + " is CL_OUT_OF_RESOURCES (got " +
+                            cl_host::error_name(rejected) + ")");
+         cl_uint cleared = 0;
+         cl_host::Buffer rounds = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
+                                                         sizeof(cleared), &cleared);
+         cl_host::set_arg(kernel, 0, rounds.get());
+         const size_t most = 65535 * group_size;
+         const cl_int accepted = clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &most,
+                                                        &group_size, 0, nullptr, nullptr);
+         cl_host::expect(accepted == CL_SUCCESS, "65535" + of + " is accepted (got " +
+                                                    cl_host::error_name(accepted) + ")");
+         cl_host::check(clFinish(queue), "clFinish");
+         const cl_uint summed = cl_host::read_buffer<cl_uint>(queue, rounds, 1)[0];
+         cl_host::expect(accepted != CL_SUCCESS || (summed >= 4 && summed <= 4 * units),
+                         "65535" + of + " run 4 barrier rounds with 1 <= M <= units (sum " +
+                            std::to_string(summed) + ")");
+      }
+      cl_host::set_arg(kernel, 0, out.get());
+
+      // Sections 10.1 and 11: N = 1 runs, with M = 1 at every barrier.
+      {
+         cl_uint cleared = 0;
+         cl_host::Buffer rounds = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
+                                                         sizeof(cleared), &cleared);
+         cl_host::set_arg(kernel, 0, rounds.get());
+         const size_t one_group = 8;
+         cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one_group, &one_group,
+                                               0, nullptr, nullptr),
+                        "clEnqueueNDRangeKernel(N = 1)");
+         cl_host::check(clFinish(queue), "clFinish");
+         const cl_uint summed = cl_host::read_buffer<cl_uint>(queue, rounds, 1)[0];
+         cl_host::expect(summed == 4, "a launch of 1 work-group runs its 4 barrier rounds with "
+                                      "get_num_groups() = 1 (sum " +
+                                         std::to_string(summed) + ")");
+         cl_host::set_arg(kernel, 0, out.get());
+      }
 
       // More work-groups than compute units: the scheduler runs what fits.
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
       const size_t many = 8 * units;
       cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &many, &local, 0, nullptr,
                                             nullptr),
@@ -146,6 +251,23 @@ int main()
                          got[1] <= std::min<size_t>(global_any / got[0], units),
                       "a NULL local size runs with a local size that divides the global size "
                       "and 1 <= M <= min(N, units)");
+
+      // Section 11: clEnqueueTask (N = 1) of a cooperative kernel is allowed;
+      // it runs one work-group of one work-item, so M = N = 1.
+      cl_uint task_out[2] = {0, 0};
+      cl_host::Buffer task_buffer =
+         cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(task_out), task_out);
+      cl_host::set_arg(sized, 0, task_buffer.get());
+      const cl_int task = clEnqueueTask(queue, sized, 0, nullptr, nullptr);
+      cl_host::expect(task == CL_SUCCESS, std::string("clEnqueueTask of a cooperative kernel "
+                                                      "is accepted (got ") +
+                                             cl_host::error_name(task) + ")");
+      cl_host::check(clFinish(queue), "clFinish");
+      const auto task_got = cl_host::read_buffer<cl_uint>(queue, task_buffer, 2);
+      cl_host::expect(task != CL_SUCCESS || (task_got[0] == 1 && task_got[1] == 1),
+                      "clEnqueueTask runs the cooperative kernel with get_local_size() = 1 and "
+                      "get_num_groups() = 1 (got " +
+                         std::to_string(task_got[0]) + ", " + std::to_string(task_got[1]) + ")");
    } catch (const std::exception &error) {
       std::fprintf(stderr, "cooperative_launch: %s\n", error.what());
       return 1;
