@@ -268,6 +268,20 @@ int main()
                       "clEnqueueTask runs the cooperative kernel with get_local_size() = 1 and "
                       "get_num_groups() = 1 (got " +
                          std::to_string(task_got[0]) + ", " + std::to_string(task_got[1]) + ")");
+      // Section 8: its statistics are those of a launch of N = 1.
+      cl_host::Queue profiled = cl_host::create_queue(context, device, /*profiling=*/true);
+      cl_event raw_task_event = nullptr;
+      cl_host::check(clEnqueueTask(profiled, sized, 0, nullptr, &raw_task_event),
+                     "clEnqueueTask on a profiling queue");
+      cl_host::Event task_event(raw_task_event);
+      cl_host::check(clFinish(profiled), "clFinish");
+      const cl_ulong fewest =
+         cl_host::profiling_ulong(raw_task_event, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT);
+      const cl_ulong most =
+         cl_host::profiling_ulong(raw_task_event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT);
+      cl_host::expect(fewest == 1 && most == 1,
+                      "a cooperative clEnqueueTask reports MIN_ACTIVE = MAX_ACTIVE = 1 (got " +
+                         std::to_string(fewest) + ", " + std::to_string(most) + ")");
    } catch (const std::exception &error) {
       std::fprintf(stderr, "cooperative_launch: %s\n", error.what());
       return 1;
