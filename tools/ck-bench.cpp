@@ -18,6 +18,7 @@
 // Every figure is the median over --repeats runs, with the minimum and maximum.
 #include "cl_host.hpp"
 #include "resize_probe.hpp"
+#include "statistics.hpp"
 #include "watchdog.hpp"
 
 #include <pthread.h>
@@ -43,17 +44,8 @@ struct Options {
    int repeats = 5;
 };
 
-struct Spread {
-   double median, min, max;
-};
-
-Spread spread_of(std::vector<double> samples)
-{
-   if (samples.empty())
-      return {0, 0, 0};
-   std::sort(samples.begin(), samples.end());
-   return {samples[samples.size() / 2], samples.front(), samples.back()};
-}
+using ck_statistics::Spread;
+using ck_statistics::spread_of;
 
 // A deadlock ends the process through the watchdog: one per measurement, not
 // per launch (starting its thread would cost more than a launch).
@@ -63,7 +55,7 @@ Spread measure(int repeats, const std::function<double()> &run_once)
    std::vector<double> samples;
    for (int i = 0; i < repeats; ++i)
       samples.push_back(run_once());
-   return spread_of(std::move(samples));
+   return spread_of(samples);
 }
 
 void print_row(const char *what, const Spread &s, const char *unit)

@@ -20,6 +20,7 @@
 #include "app.hpp"
 #include "graphics.hpp"
 #include "watchdog.hpp"
+#include "statistics.hpp"
 
 #include <CL/cl_ext_cooperative_kernels.h>
 #include <unistd.h>
@@ -51,6 +52,12 @@ using ck_apps::Application;
 using ck_apps::Barrier;
 using ck_apps::GraphicsLoad;
 using ck_apps::Variant;
+using ck_statistics::finite;
+using ck_statistics::geomean;
+using ck_statistics::max_of;
+using ck_statistics::median;
+using ck_statistics::min_of;
+using ck_statistics::percentile;
 
 // ---------------------------------------------------------------- options
 
@@ -203,55 +210,7 @@ Options parse(int argc, char **argv)
    return options;
 }
 
-// ---------------------------------------------------------------- statistics
-
-double median(std::vector<double> values)
-{
-   if (values.empty())
-      return NAN;
-   std::sort(values.begin(), values.end());
-   const size_t n = values.size();
-   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-// Nearest-rank percentile (fraction in (0, 1]).
-double percentile(std::vector<double> values, double fraction)
-{
-   if (values.empty())
-      return NAN;
-   std::sort(values.begin(), values.end());
-   size_t rank = size_t(std::ceil(fraction * values.size()));
-   return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
-}
-
-double min_of(const std::vector<double> &values)
-{
-   return values.empty() ? NAN : *std::min_element(values.begin(), values.end());
-}
-
-double max_of(const std::vector<double> &values)
-{
-   return values.empty() ? NAN : *std::max_element(values.begin(), values.end());
-}
-
-double geomean(const std::vector<double> &values)
-{
-   if (values.empty())
-      return NAN;
-   double sum = 0;
-   for (double value : values)
-      sum += std::log(value);
-   return std::exp(sum / values.size());
-}
-
-std::vector<double> finite(const std::vector<double> &values)
-{
-   std::vector<double> out;
-   for (double value : values)
-      if (std::isfinite(value))
-         out.push_back(value);
-   return out;
-}
+// ---------------------------------------------------------------- formatting
 
 // "1.23" or "n/a".
 std::string fmt(double value, int decimals = 2)
@@ -536,6 +495,13 @@ private:
       csv_->text("meta", key, "scale", options_.scale);
       csv_->row("meta", key, "repeats", options_.repeats);
       csv_->text("meta", key, "date", utc_now());
+      // The graphics loads' shapes, so that the plots need no copy of them.
+      for (const GraphicsLoad &load : ck_apps::graphics_loads()) {
+         Csv::Key load_key;
+         load_key.load = load.name;
+         csv_->row("meta", load_key, "load_period_ms", load.period_ms);
+         csv_->row("meta", load_key, "load_work_ms", load.work_ms);
+      }
    }
 
    void load_apps()

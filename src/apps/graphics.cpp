@@ -1,5 +1,7 @@
 #include "graphics.hpp"
 
+#include "statistics.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -142,8 +144,7 @@ double Graphics::median_launch_ms(unsigned groups, int launches)
    std::vector<double> times;
    for (int i = 0; i < launches; ++i)
       times.push_back(launch(groups, false).host_ms);
-   std::sort(times.begin(), times.end());
-   return times[times.size() / 2];
+   return ck_statistics::median(times);
 }
 
 double Graphics::calibrate(double target_ms, unsigned groups)

@@ -66,6 +66,7 @@
 // launch completes only once none is parked.
 
 #include "ck/scheduler.h"
+#include "statistics.hpp"
 
 #include "backoff.hpp"
 #include "ck/context.h"
@@ -834,11 +835,10 @@ void ck_scheduler::finish_if_done(ck_launch &kernel)
 void ck_scheduler::print_stats(const ck_launch &launch) const
 {
    const ck_launch_stats &stats = launch.stats;
-   std::vector<uint64_t> gathers(stats.gather_ns,
-                                 stats.gather_ns + std::min<uint64_t>(stats.gathers,
-                                                                      CK_STATS_GATHER_TIMES));
-   std::sort(gathers.begin(), gathers.end());
-   const double median_ms = gathers.empty() ? 0.0 : gathers[gathers.size() / 2] / 1e6;
+   const std::vector<double> gathers_ns(
+      stats.gather_ns,
+      stats.gather_ns + std::min<uint64_t>(stats.gathers, CK_STATS_GATHER_TIMES));
+   const double median_ms = gathers_ns.empty() ? 0.0 : ck_statistics::median(gathers_ns) / 1e6;
    std::fprintf(stderr,
                 "ck: cooperative launch %llu: N=%u, active %u..%u, %llu kills, %llu forks, "
                 "%u gathers (median %.3f ms, max %.3f ms), ran %.3f ms\n",
