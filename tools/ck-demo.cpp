@@ -3,7 +3,7 @@
 // Runs kernels/relax_cooperative.cl (a relaxation with one resizing global
 // barrier per step) on a generated input while another host thread, with a
 // context and queue of its own, launches a short non-cooperative kernel
-// (kernels/matmul.cl) at a frame-like period. With --single-thread, one host
+// (kernels/apps/matmul.cl) at a frame-like period. With --single-thread, one host
 // thread does both: it enqueues the cooperative kernel, flushes, and launches
 // the frames until the kernel's event completes, which needs an enqueue that
 // returns at once (rusticl). The cooperative kernel asks for more work-groups
@@ -12,6 +12,8 @@
 // sequential reference, and the frame latencies printed.
 // With CK_TRACE set, the scheduler writes its occupancy trace at exit.
 #include "cl_host.hpp"
+#include "graphics.hpp"
+#include "statistics.hpp"
 #include "watchdog.hpp"
 
 #include <algorithm>
@@ -138,56 +140,41 @@ double milliseconds_since(Clock::time_point start)
    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The frames: one matmul of all-ones matrices at a time, on a context and
-// queue of their own. Construction builds the kernel and runs a first,
-// untimed frame: llvmpipe compiles the kernel at its first launch.
+// The frames: FSE'17's graphics stand-in (kernels/apps/matmul.cl through
+// ck_apps::Graphics, on a context and queue of its own), a frame_size square
+// product over every compute unit. Construction runs a first, untimed frame:
+// llvmpipe compiles the kernel at its first launch.
 class FrameLoad {
 public:
-   FrameLoad(cl_device_id device, const Options &options)
-      : size_(options.frame_size), context_(cl_host::create_context(device)),
-        queue_(cl_host::create_queue(context_, device))
+   FrameLoad(cl_device_id device, const Options &options, cl_uint units)
+      : graphics_(device, apps_config(options)), units_(units)
    {
-      cl_host::Program program = cl_host::build_or_throw(
-         context_, device, cl_host::read_file(options.kernels + "/matmul.cl"));
-      kernel_ = cl_host::create_kernel(program, "matmul");
-      std::vector<float> ones(size_ * size_, 1.0f);
-      const size_t bytes = ones.size() * sizeof(float);
-      a_ = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
-      b_ = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR, bytes, ones.data());
-      c_ = cl_host::create_buffer(context_, CL_MEM_WRITE_ONLY, bytes);
-      cl_host::set_arg(kernel_, 0, a_.get());
-      cl_host::set_arg(kernel_, 1, b_.get());
-      cl_host::set_arg(kernel_, 2, c_.get());
-      cl_host::set_arg(kernel_, 3, size_);
+      graphics_.set_size(options.frame_size);
       run();
    }
 
    // Runs one frame; returns its enqueue-to-finish latency in milliseconds.
-   double run()
-   {
-      const size_t global[2] = {size_t(size_), size_t(size_)}, local[2] = {8, 8};
-      const auto start = Clock::now();
-      cl_host::check(clEnqueueNDRangeKernel(queue_, kernel_, 2, nullptr, global, local, 0,
-                                            nullptr, nullptr),
-                     "clEnqueueNDRangeKernel(matmul)");
-      cl_host::check(clFinish(queue_), "clFinish(matmul)");
-      return milliseconds_since(start);
-   }
+   double run() { return graphics_.launch(units_, false).host_ms; }
 
-   // Throws unless the last frame computed the product of all-ones matrices.
+   // Throws unless one more frame computes the product its reference gives.
    void check_product()
    {
-      std::vector<float> product = cl_host::read_buffer<float>(queue_, c_, size_ * size_);
-      if (std::any_of(product.begin(), product.end(), [&](float x) { return x != float(size_); }))
-         throw std::runtime_error("a frame computed a wrong matrix product");
+      const ck_apps::Frame frame = graphics_.launch(units_, true);
+      if (!frame.correct)
+         throw std::runtime_error("a frame computed a wrong matrix product: " + frame.mismatch);
    }
 
 private:
-   int size_;
-   cl_host::Context context_;
-   cl_host::Queue queue_;
-   cl_host::Kernel kernel_;
-   cl_host::Buffer a_, b_, c_;
+   static ck_apps::AppConfig apps_config(const Options &options)
+   {
+      ck_apps::AppConfig config;
+      config.kernels_dir = options.kernels;
+      config.include_dir = options.include;
+      return config;
+   }
+
+   ck_apps::Graphics graphics_;
+   cl_uint units_;
 };
 
 // Runs frames, one per period, until `finished` returns true (at least one);
@@ -206,11 +193,6 @@ std::vector<double> run_frames(FrameLoad &load, const Options &options, Finished
    return latencies;
 }
 
-double percentile(std::vector<double> values, double fraction)
-{
-   std::sort(values.begin(), values.end());
-   return values[std::min(values.size() - 1, size_t(fraction * values.size()))];
-}
 
 } // namespace
 
@@ -252,7 +234,7 @@ int main(int argc, char **argv)
                                  std::chrono::seconds(options.timeout_s));
       if (options.single_thread && options.frame_period_ms > 0) {
          // Frames from this thread until the kernel's event completes.
-         FrameLoad load(device, options);
+         FrameLoad load(device, options, units);
          const auto start = Clock::now();
          cl_event raw = nullptr;
          cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
@@ -273,7 +255,7 @@ int main(int argc, char **argv)
          if (options.frame_period_ms > 0) {
             frame_thread = std::thread([&] {
                try {
-                  FrameLoad load(device, options);
+                  FrameLoad load(device, options, units);
                   frames_ready.set_value();
                   frames = run_frames(load, options, [&] { return stop.load(); });
                } catch (const std::exception &error) {
@@ -308,8 +290,8 @@ int main(int argc, char **argv)
          std::printf("frames: %zu matmul %dx%d every %d ms; latency median %.2f ms, "
                      "p99 %.2f ms, max %.2f ms\n",
                      frames.size(), options.frame_size, options.frame_size,
-                     options.frame_period_ms, percentile(frames, 0.5), percentile(frames, 0.99),
-                     percentile(frames, 1.0));
+                     options.frame_period_ms, ck_statistics::percentile(frames, 0.5), ck_statistics::percentile(frames, 0.99),
+                     ck_statistics::percentile(frames, 1.0));
       if (options.single_thread && !frames.empty())
          // The loop stops at the first frame after which the kernel was complete.
          std::printf("single host thread: %zu of the %zu frames completed while the "
