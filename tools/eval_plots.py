@@ -9,11 +9,11 @@ writes PNGs beside them (or to --out):
   fig5.png    like FSE'17 Figure 5, one panel per application/input: gather
               time (query and without-query barriers) and the light and heavy
               matmul times against the work-groups k given to the matmul, on
-              a log time axis, with the 40 ms and 70 ms periods;
+              a log time axis, with the graphics loads' periods;
   fig6.png    like FSE'17 Figure 6: median slowdown of the cooperative kernel
               against k per load (with the kernel-level preemption model
               P/(P-D) dashed), and the median period achieved per load with
-              the 40 ms and 70 ms goals.
+              the loads' periods as goals (both from the CSV's meta records).
 
 Run with Debian's python3 (python3-matplotlib): /usr/bin/python3.
 """
@@ -30,7 +30,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
 LOAD_COLOURS = {"light": "tab:green", "medium": "tab:orange", "heavy": "tab:red"}
-LOAD_SHAPES = {"light": (70.0, 3.0), "medium": (40.0, 3.0), "heavy": (40.0, 10.0)}
 
 
 def number(text):
@@ -50,7 +49,25 @@ def read(path):
 
 
 def meta(rows):
-    return {r["metric"]: r["value"] for r in rows if r["record"] == "meta"}
+    return {r["metric"]: r["value"] for r in rows if r["record"] == "meta" and not r["load"]}
+
+
+def load_shapes(rows):
+    """{load: (period ms, work ms)}, as ck-eval's meta records give them."""
+    shapes = {}
+    for r in rows:
+        if r["record"] == "meta" and r["load"]:
+            shapes.setdefault(r["load"], {})[r["metric"]] = number(r["value"])
+    return {load: (s.get("load_period_ms"), s.get("load_work_ms")) for load, s in shapes.items()}
+
+
+def period_goals(rows):
+    """[(period ms, "light" or "medium/heavy")]: the loads' periods, shortest first."""
+    names = {}
+    for load, (period, _) in load_shapes(rows).items():
+        if period:
+            names.setdefault(period, []).append(load)
+    return [(period, "/".join(names[period])) for period in sorted(names)]
 
 
 def subtitle(rows):
@@ -151,10 +168,10 @@ def plot_fig5(rows, out):
         for (xs, ys), label, style in drawn:
             if xs:
                 ax.plot(xs, ys, label=label, **style)
-        ax.axhline(40, color="grey", linewidth=0.8)
-        ax.axhline(70, color="grey", linewidth=0.8, linestyle="--")
-        ax.text(ks[-1], 40, " high (40)", va="top", ha="right", fontsize=7, color="grey")
-        ax.text(ks[-1], 70, " low (70)", va="bottom", ha="right", fontsize=7, color="grey")
+        for period, names in period_goals(rows):
+            ax.axhline(period, color="grey", linewidth=0.8, linestyle="--")
+            ax.text(ks[-1], period, f" {names} ({period:g})", va="bottom", ha="right",
+                    fontsize=7, color="grey")
         ax.set_yscale("log")
         ax.set_xticks(ks)
         ax.set_xticklabels([f"{labels[k]}\n({k})" for k in ks], fontsize=8)
@@ -195,31 +212,35 @@ def plot_fig6(rows, out):
                     break
         return xs, ys
 
+    shapes = load_shapes(rows)
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     for load in loads:
         colour = LOAD_COLOURS[load]
         xs, ys = series(load, "slowdown_median")
         if xs:
             left.plot(xs, ys, marker="o", color=colour, label=load)
-        period, work = LOAD_SHAPES[load]
-        left.axhline(period / (period - work), color=colour, linestyle="--", linewidth=0.8)
+        period, work = shapes.get(load, (None, None))
+        if period and work is not None:
+            left.axhline(period / (period - work), color=colour, linestyle="--", linewidth=0.8)
         xs, ys = series(load, "period_median_ms")
         if xs:
             right.plot(xs, ys, marker="o", color=colour, label=load)
     left.axhline(1.0, color="black", linewidth=0.6)
     left.set_ylabel("median overhead (slowdown)")
     left.set_title("cooperative kernel slowdown\n(dashed: kernel-level model P/(P-D))", fontsize=9)
-    right.axhline(40, color="grey", linewidth=0.8)
-    right.axhline(70, color="grey", linewidth=0.8, linestyle="--")
+    goals = period_goals(rows)
+    for period, _ in goals:
+        right.axhline(period, color="grey", linewidth=0.8, linestyle="--")
     right.set_yscale("log")
     right.yaxis.set_major_formatter(ScalarFormatter())
     right.yaxis.set_minor_formatter(NullFormatter())
     low, high = right.get_ylim()
     right.set_ylim(min(low, 30), max(high, 90))
     # Within 30-90 ms a log axis has no decade to label: name the goals.
-    right.set_yticks([40, 70] + ([] if high <= 100 else [100, 1000]))
+    right.set_yticks([period for period, _ in goals] + ([] if high <= 100 else [100, 1000]))
     right.set_ylabel("median period (ms)")
-    right.set_title("period achieved by the matmul\n(goals: 70 ms light, 40 ms medium/heavy)",
+    right.set_title("period achieved by the matmul\n(goals: " +
+                    ", ".join(f"{period:g} ms {names}" for period, names in goals) + ")",
                     fontsize=9)
     for ax in (left, right):
         ax.set_xticks(ks)
