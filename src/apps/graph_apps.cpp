@@ -138,7 +138,7 @@ protected:
 
 private:
    DeviceProblem upload_problem(cl_context context, const Graph &graph, const Problem &problem);
-   void bind(cl_kernel kernel, const DeviceProblem &device, bool persistent);
+   void bind(cl_kernel kernel, const DeviceProblem &device);
    void reset(cl_command_queue queue);
    cl_kernel pick(const RunOptions &options) const;
 
@@ -151,7 +151,7 @@ private:
    cl_host::Kernel cooperative_, without_query_, persistent_;
    Problem problem_;
    DeviceProblem device_;
-   cl_host::Buffer sync_; // the persistent build's barrier words
+   cl_host::Buffer sync_; // the occupancy-bound barrier's words (CK_SYNC_PARAM)
 };
 
 DeviceProblem GraphApplication::upload_problem(cl_context context, const Graph &graph,
@@ -167,7 +167,7 @@ DeviceProblem GraphApplication::upload_problem(cl_context context, const Graph &
    return device;
 }
 
-void GraphApplication::bind(cl_kernel kernel, const DeviceProblem &device, bool persistent)
+void GraphApplication::bind(cl_kernel kernel, const DeviceProblem &device)
 {
    cl_uint index = 0;
    cl_host::set_arg(kernel, index++, device.nodes);
@@ -176,7 +176,9 @@ void GraphApplication::bind(cl_kernel kernel, const DeviceProblem &device, bool 
    cl_host::set_arg(kernel, index++, device.weights.get());
    for (const cl_host::Buffer &array : device.arrays)
       cl_host::set_arg(kernel, index++, array.get());
-   if (persistent)
+   // The occupancy-bound barrier's words: the persistent build's, and any
+   // build's where the device lacks the extension (CK_SYNC_PARAM).
+   if (cl_host::kernel_arg_count(kernel) > index)
       cl_host::set_arg(kernel, index++, sync_.get());
 }
 
@@ -201,9 +203,8 @@ void GraphApplication::setup(cl_context context, cl_device_id device)
    const Graph &graph = input_->graph();
    problem_ = problem(graph);
    device_ = upload_problem(context, graph, problem_);
-   for (cl_kernel kernel : {cooperative_.get(), without_query_.get()})
-      bind(kernel, device_, false);
-   bind(persistent_, device_, true);
+   for (cl_kernel kernel : {cooperative_.get(), without_query_.get(), persistent_.get()})
+      bind(kernel, device_);
 }
 
 void GraphApplication::reset(cl_command_queue queue)

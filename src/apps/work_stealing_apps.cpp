@@ -125,7 +125,9 @@ public:
       cl_host::set_arg(kernel, 5, queue_capacity);
       cl_host::set_arg(kernel, 6, counters_.get());
       const cl_uint next = set_args(kernel, 7);
-      if (persistent)
+      // The occupancy-bound barrier's words: the persistent build's, and any
+      // build's where the device lacks the extension (CK_SYNC_PARAM).
+      if (cl_host::kernel_arg_count(kernel) > next)
          cl_host::set_arg(kernel, next, sync_.get());
       cl_host::check(clFinish(queue), "clFinish");
 

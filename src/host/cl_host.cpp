@@ -175,6 +175,14 @@ Kernel create_kernel(cl_program program, const std::string &name)
    return kernel;
 }
 
+cl_uint kernel_arg_count(cl_kernel kernel)
+{
+   cl_uint count = 0;
+   check(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, nullptr),
+         "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+   return count;
+}
+
 std::string read_file(const std::string &path)
 {
    std::ifstream in(path, std::ios::binary);

@@ -86,6 +86,10 @@ Program build_or_throw(cl_context context, cl_device_id device, const std::strin
 // The kernel `name` of a built program, or throws Error naming it.
 Kernel create_kernel(cl_program program, const std::string &name);
 
+// CL_KERNEL_NUM_ARGS. A kernel built with include/cooperative_kernels.cl.h
+// takes one argument more where the extension is absent (CK_SYNC_PARAM).
+cl_uint kernel_arg_count(cl_kernel kernel);
+
 std::string read_file(const std::string &path);
 
 Buffer create_buffer(cl_context context, cl_mem_flags flags, size_t bytes, void *host = nullptr);
