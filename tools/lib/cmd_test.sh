@@ -39,6 +39,16 @@ print(ok, bad)
 PY
 }
 
+# add_counts LINE: adds the counts of a "...: N passed, M failed" line to
+# TOTAL_PASSED/TOTAL_FAILED, and sets LINE_FAILED to M.
+add_counts() {
+   local line=${1##*: }
+   LINE_FAILED=${line#*, }
+   LINE_FAILED=${LINE_FAILED%% failed}
+   TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
+   TOTAL_FAILED=$((TOTAL_FAILED + LINE_FAILED))
+}
+
 # note_failure WHAT: a step that failed without a failing test to name.
 note_failure() {
    printf '%s: failed\n' "$1" >>"$CK_BUILD/failed-tests"
@@ -103,10 +113,7 @@ run_extension_profile() {
    python3 "$CK_ROOT/tools/piglit_gate.py" require-pass "$results" \
       --label "cooperative_kernels ($frontend)" | tee "$results.summary" || true
    line=$(tail -n 1 "$results.summary")
-   line=${line##*: }
-   TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
-   local failed=${line#*, }
-   TOTAL_FAILED=$((TOTAL_FAILED + ${failed%% failed}))
+   add_counts "$line"
    grep '^  NOT PASSED ' "$results.summary" |
       sed "s/^ *NOT PASSED /cooperative_kernels ($frontend): /" >>"$CK_BUILD/failed-tests" || true
 }
@@ -141,11 +148,8 @@ cmd_test() {
          local line
          line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
          if [ -n "$line" ]; then
-            line=${line#piglit-gate: }
-            TOTAL_PASSED=$((TOTAL_PASSED + ${line%% passed*}))
-            local f=${line#*, }
-            TOTAL_FAILED=$((TOTAL_FAILED + ${f%% failed}))
-            [ "${f%% failed}" -eq 0 ] || grep -E '^  (REGRESSION|MISSING|TOO SLOW) ' "$log" |
+            add_counts "$line"
+            [ "$LINE_FAILED" -eq 0 ] || grep -E '^  (REGRESSION|MISSING|TOO SLOW) ' "$log" |
                sed "s/^ */piglit gate ($frontend): /" >>"$CK_BUILD/failed-tests"
          fi
          [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($frontend)"
