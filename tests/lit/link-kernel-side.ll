@@ -14,8 +14,8 @@
 ; entry (event, group, ...) to the log whose address is in words 16 and 17,
 ; and frees the lock (a store of 1). Before linking (LOWER), the builtins are
 ; calls, and the barrier gets the work-group id.
-; RUN: %ck-compile -S %s | FileCheck %s
-; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=LOWER
+; RUN: %ck-compile -S %s | FileCheck %s %ck_words
+; RUN: %ck-lower -S %s | FileCheck %s %ck_words --check-prefix=LOWER
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -94,53 +94,53 @@ attributes #4 = { convergent }
 ; CHECK: ck.thread0:
 ; CHECK-NEXT: %[[BGID:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
 ; CHECK-NEXT: %[[BGROUP:.*]] = trunc i64 %[[BGID]] to i32
-; CHECK-NEXT: %[[LOGSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: %[[LOGSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: %[[LOG:.*]] = load atomic i32, i32 addrspace(1)* %[[LOGSTATE]] seq_cst
 ; CHECK-NEXT: %[[LOGGING:.*]] = icmp ne i32 %[[LOG]], 0
 ; CHECK-NOT: atomicrmw
 ; CHECK: br i1 %[[LOGGING]], label %[[ALOGGED:[^ ,]+]], label %[[APLAIN:[^ ,]+]]
 ; ... without a log, arrive on word 4 with the plain add, ...
 ; CHECK: {{^}}[[APLAIN]]:
-; CHECK-NEXT: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVED]], i32 1 seq_cst
 ; CHECK-NEXT: lshr i32 %{{.*}}, 16
 ; CHECK-NEXT: br label %[[ARRIVEDONE:[^ ,]+]]
 ; ... with one, arrive with the same add on word 4 while holding the lock,
 ; log the arrival (CK_EVENT_ARRIVE = 5, the group) and free the lock, ...
 ; CHECK: {{^}}[[ALOGGED]]:
-; CHECK: %[[LOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK: %[[LOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[LOCK]], i32 1, i32 2 seq_cst seq_cst
 ; CHECK: call spir_func void @__ck_spin_wait()
-; CHECK: %[[ARRIVEDL:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK: %[[ARRIVEDL:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVEDL]], i32 1 seq_cst
-; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 16
-; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 17
+; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_ADDRESS_LOW]]
+; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_ADDRESS_HIGH]]
 ; CHECK: store atomic i32 5, i32 addrspace(1)* %[[ENTRY:[^ ]+]] seq_cst
 ; CHECK-NEXT: %[[ENTRYGROUP:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %[[ENTRY]], i64 1
 ; CHECK-NEXT: store atomic i32 %[[BGROUP]], i32 addrspace(1)* %[[ENTRYGROUP]] seq_cst
-; CHECK: %[[UNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK: %[[UNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: store atomic i32 1, i32 addrspace(1)* %[[UNLOCK]] seq_cst
 ; CHECK-NEXT: br label %[[ARRIVEDONE]]
 ; ... find the barrier stuck once a work-group returned, spin-wait between
 ; polls, release everyone with a compare-exchange of the state read (the
 ; plain one, unless the switch read on arrival was on), and record the stuck
 ; barrier's site and line.
-; CHECK: %[[RETURNED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK: %[[RETURNED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RETURNED_END]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RETURNED]] seq_cst
 ; CHECK: call spir_func void @__ck_spin_wait()
 ; CHECK: br i1 %[[LOGGING]], label %{{[^ ,]+}}, label %[[RPLAIN:[^ ,]+]]
 ; CHECK: {{^}}[[RPLAIN]]:
-; CHECK: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[RELEASE]], i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
-; CHECK: %[[SITE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 14
+; CHECK: %[[SITE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_STUCK_BARRIER]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[SITE]], i32 0, i32 1 seq_cst seq_cst
-; CHECK: %[[LINE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 15
+; CHECK: %[[LINE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_STUCK_LINE]]
 ; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[LINE]] seq_cst
 ; CHECK: store i32 %{{.*}}, i32 addrspace(3)* @gbar.ck.broadcast
 ; CHECK-NEXT: br label %ck.uniform
 ; query_kill_count: a load of word 2.
 ; CHECK: ck.thread01:
-; CHECK-NEXT: %[[REQUESTS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 2
+; CHECK-NEXT: %[[REQUESTS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_KILL_REQUESTS]]
 ; CHECK-NEXT: %[[Q:.*]] = load atomic i32, i32 addrspace(1)* %[[REQUESTS]] seq_cst
 ; CHECK-NEXT: store i32 %[[Q]], i32 addrspace(3)* @gbar.ck.broadcast
 ; The return: after the log switch, word 13 raised to the group id + 1; with
@@ -148,23 +148,23 @@ attributes #4 = { convergent }
 ; CHECK: ck.returned:
 ; CHECK-NEXT: %[[GROUP:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
 ; CHECK-NEXT: %[[GROUP32:.*]] = trunc i64 %[[GROUP]] to i32
-; CHECK-NEXT: %[[RLOGSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK-NEXT: %[[RLOGSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RLOGSTATE]] seq_cst
 ; CHECK-NOT: atomicrmw
 ; CHECK: br i1 %{{.*}}, label %[[RETLOGGED:[^ ,]+]], label %[[RETPLAIN:[^ ,]+]]
 ; CHECK: {{^}}[[RETPLAIN]]:
-; CHECK-NEXT: %[[END:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK-NEXT: %[[END:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RETURNED_END]]
 ; CHECK-NEXT: %[[NEWEND:.*]] = add i32 %[[GROUP32]], 1
 ; CHECK-NEXT: atomicrmw umax i32 addrspace(1)* %[[END]], i32 %[[NEWEND]] seq_cst
 ; CHECK-NEXT: br label %[[RETDONE:[^ ,]+]]
 ; CHECK: {{^}}[[RETLOGGED]]:
-; CHECK: %[[RLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK: %[[RLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[RLOCK]], i32 1, i32 2 seq_cst seq_cst
-; CHECK: %[[LEND:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 13
+; CHECK: %[[LEND:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RETURNED_END]]
 ; CHECK-NEXT: %[[LNEWEND:.*]] = add i32 %[[GROUP32]], 1
 ; CHECK-NEXT: atomicrmw umax i32 addrspace(1)* %[[LEND]], i32 %[[LNEWEND]] seq_cst
 ; CHECK: store atomic i32 9, i32 addrspace(1)* %{{.*}} seq_cst
-; CHECK: %[[RUNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 5
+; CHECK: %[[RUNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: store atomic i32 1, i32 addrspace(1)* %[[RUNLOCK]] seq_cst
 ; CHECK-NEXT: br label %[[RETDONE]]
 ; CHECK: {{^}}[[RETDONE]]:

@@ -1,9 +1,17 @@
 # lit configuration of the ck-lower and ck-link-kernel-side pass tests.
+# meson (tests/lit/meson.build) runs them with every parameter set:
 #
-#   python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv \
-#     --param ck_plugin=BUILD/src/compiler/libCKPass.so tests/lit
+#   python3 LLVM_PREFIX/build/utils/lit/lit.py -sv \
+#     --param ck_plugin=BUILD/src/compiler/libCKPass.so \
+#     --param llvm_bin=LLVM_PREFIX/bin --param llvm_spirv=PATH \
+#     --param context_header=include/ck/context.h tests/lit
+#
+# FileCheck gets the context words' indices from include/ck/context.h as
+# variables (%ck_words: -DCK_BARRIER_ARRIVED=4 ...), so checks name the word
+# (i64 [[CK_BARRIER_ARRIVED]]) instead of its number.
 
 import os
+import re
 import tempfile
 
 import lit.formats
@@ -16,11 +24,16 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = lit_config.params.get(
     'exec_root', os.path.join(tempfile.gettempdir(), 'ck-lower-lit'))
 
-plugin = lit_config.params.get('ck_plugin')
-if not plugin:
-    lit_config.fatal('pass --param ck_plugin=PATH/libCKPass.so')
 
-llvm_bin = lit_config.params.get('llvm_bin', '/usr/lib/llvm-14/bin')
+def param(name):
+    value = lit_config.params.get(name)
+    if not value:
+        lit_config.fatal(f'pass --param {name}=... (see tests/lit/meson.build)')
+    return value
+
+
+plugin = param('ck_plugin')
+llvm_bin = param('llvm_bin')
 config.environment['PATH'] = os.pathsep.join(
     [llvm_bin, config.environment.get('PATH', ''), '/usr/bin'])
 
@@ -32,4 +45,11 @@ config.substitutions.append(
 config.substitutions.append(
     ('%ck-compile', '%s -load-pass-plugin %s -passes=ck-lower,ck-link-kernel-side'
      % (os.path.join(llvm_bin, 'opt'), plugin)))
-config.substitutions.append(('%llvm-spirv', '/usr/bin/llvm-spirv-14'))
+config.substitutions.append(('%llvm-spirv', param('llvm_spirv')))
+
+with open(param('context_header')) as header:
+    words = re.findall(r'^\s*(CK_[A-Z0-9_]+)\s*=\s*(\d+)', header.read(), re.MULTILINE)
+if not any(name == 'CK_HEADER_WORDS' for name, _ in words):
+    lit_config.fatal('no context words (CK_HEADER_WORDS) in ' + param('context_header'))
+config.substitutions.append(
+    ('%ck_words', ' '.join(f'-D{name}={value}' for name, value in words)))

@@ -26,7 +26,7 @@
 ;   words 2, 3, 9 or 12 (but the others' decision read) and no << 16.
 ; Only the labels' and values' positions are checked, not their names.
 ; The input is resizing-barrier.ll's.
-; RUN: %ck-compile -S %s | FileCheck %s
+; RUN: %ck-compile -S %s | FileCheck %s %ck_words
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -97,7 +97,7 @@ attributes #4 = { convergent }
 ; CHECK: ck.thread0:
 ; CHECK-NEXT: %[[GID:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
 ; CHECK-NEXT: %[[GROUP:.*]] = trunc i64 %[[GID]] to i32
-; CHECK: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVED]], i32 1 seq_cst
 ; CHECK-NOT: {{%__ck_context, i64 (2|3|9|12)$|shl i32 .*, 16$}}
 ; CHECK: %[[ISMASTER:.*]] = icmp eq i32 %[[GROUP]], 0
@@ -107,7 +107,7 @@ attributes #4 = { convergent }
 ; CHECK-NOT: {{^}}[[MASTER]]:
 ; CHECK-NOT: {{%__ck_context, i64 (2|3|9|12)$|shl i32 .*, 16$}}
 ; CHECK: {{^}}[[OHEAD:[^ :]+]]:
-; CHECK-NEXT: %[[OSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[OSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[OSTATE]] seq_cst
 ; CHECK-NOT: {{^}}[[MASTER]]:
 ; CHECK-NOT: {{%__ck_context, i64 (2|3|9|12)$|shl i32 .*, 16$}}
@@ -116,7 +116,7 @@ attributes #4 = { convergent }
 ; ... then the decision read, ...
 ; CHECK-NOT: {{^}}[[MASTER]]:
 ; CHECK-NOT: {{%__ck_context, i64 (2|3|9|12)$|shl i32 .*, 16$}}
-; CHECK: %[[ODECISION:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 12
+; CHECK: %[[ODECISION:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RESIZE_DECISION]]
 ; CHECK-NEXT: %[[OD:.*]] = load atomic i32, i32 addrspace(1)* %[[ODECISION]] seq_cst
 ; ... and the result (the decision, or stuck) taken to the join.
 ; CHECK-NOT: {{^}}[[MASTER]]:
@@ -130,31 +130,31 @@ attributes #4 = { convergent }
 ; CHECK: {{^}}[[MHEAD:[^ :]+]]:
 ; CHECK-NOT: {{^}}[[JOIN]]:
 ; CHECK: call spir_func void @__ck_spin_wait()
-; CHECK-NEXT: %[[MSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[MSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[MSTATE]] seq_cst
 ; CHECK-NEXT: br label %[[MHEAD]]
 ; ... then, before the join, the fork reserve, ...
 ; CHECK-NOT: {{^}}[[JOIN]]:
-; CHECK: %[[OFFERS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 3
+; CHECK: %[[OFFERS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_FORK_OFFERS]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[OFFERS]] seq_cst
 ; CHECK-NOT: {{^}}[[JOIN]]:
-; CHECK: %[[TAKEN:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 3
+; CHECK: %[[TAKEN:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_FORK_OFFERS]]
 ; CHECK-NEXT: atomicrmw xchg i32 addrspace(1)* %[[TAKEN]], i32 0 seq_cst
 ; ... the kill draw, ...
 ; CHECK-NOT: {{^}}[[JOIN]]:
-; CHECK: %[[KILLS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 2
+; CHECK: %[[KILLS:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_KILL_REQUESTS]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[KILLS]] seq_cst
 ; ... F, the decision ...
 ; CHECK-NOT: {{^}}[[JOIN]]:
-; CHECK: %[[F:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 9
+; CHECK: %[[F:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RESIZE_FIRST_DOOMED]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[F]] seq_cst
 ; CHECK-NOT: {{^}}[[JOIN]]:
-; CHECK: %[[DECISION:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 12
+; CHECK: %[[DECISION:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RESIZE_DECISION]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[DECISION]] seq_cst
 ; ... and the release.
 ; CHECK-NOT: {{^}}[[JOIN]]:
 ; CHECK: %[[NEXT:.*]] = shl i32 %{{.*}}, 16
-; CHECK-NEXT: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 4
+; CHECK-NEXT: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: store atomic i32 %[[NEXT]], i32 addrspace(1)* %[[RELEASE]] seq_cst
 ; The join of the two sides; from there to the broadcast of the decision
 ; (the forks are published there, after the release), none of the master's
