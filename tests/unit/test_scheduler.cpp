@@ -1,7 +1,7 @@
 // Unit tests of the workgroup scheduler (ck/scheduler.h) with kernels on
 // host threads that run the kernel side of the protocol (host_work_group.hpp).
 
-#include "json.hpp"
+#include <nlohmann/json.hpp>
 #include "policy.hpp"
 #include "test_kernels.hpp"
 
@@ -805,37 +805,43 @@ TEST(Trace, IsWellFormedChromeJson)
    text << std::ifstream(path).rdbuf();
    std::remove(path.c_str());
    rmdir(directory);
-   const auto trace = json::Parser(text.str()).parse();
-   ASSERT_TRUE(trace) << "not JSON:\n" << text.str();
-   const json::Value *events = trace->get("traceEvents");
-   ASSERT_TRUE(events && events->array());
+   const nlohmann::json trace = nlohmann::json::parse(text.str(), nullptr, false);
+   ASSERT_FALSE(trace.is_discarded()) << "not JSON:\n" << text.str();
+   ASSERT_TRUE(trace.contains("traceEvents") && trace["traceEvents"].is_array());
 
+   // A member of an event that must be there, with the JSON type `is`.
+   const auto field = [](const nlohmann::json &event, const char *key, auto is) {
+      const bool present = event.contains(key) && (event[key].*is)();
+      EXPECT_TRUE(present) << "event without a valid \"" << key << "\": " << event.dump();
+      return present ? event[key] : nlohmann::json();
+   };
    unsigned counters = 0, ordinary_launches = 0, cooperative_launches = 0, gathers = 0;
    std::map<double, std::vector<std::pair<double, double>>> spans_by_track;
-   for (const json::Value &event : *events->array()) {
-      const json::Value *phase = event.get("ph");
-      const json::Value *name = event.get("name");
-      ASSERT_TRUE(phase && phase->string() && name && name->string());
-      ASSERT_TRUE(event.get("pid") && event.get("pid")->number());
-      if (*phase->string() == "M")
+   for (const nlohmann::json &event : trace["traceEvents"]) {
+      const nlohmann::json phase = field(event, "ph", &nlohmann::json::is_string);
+      const nlohmann::json name = field(event, "name", &nlohmann::json::is_string);
+      field(event, "pid", &nlohmann::json::is_number);
+      ASSERT_FALSE(HasFailure());
+      if (phase == "M")
          continue;
-      ASSERT_TRUE(event.get("ts") && event.get("ts")->number());
-      const double start = *event.get("ts")->number();
+      const double start = field(event, "ts", &nlohmann::json::is_number).get<double>();
       EXPECT_GE(start, 0);
-      if (*phase->string() == "C") {
-         EXPECT_EQ(*name->string(), "active work-groups");
-         const json::Value *active = event.get("args") ? event.get("args")->get("active") : nullptr;
-         ASSERT_TRUE(active && active->number());
-         EXPECT_LE(*active->number(), 4);
+      if (phase == "C") {
+         EXPECT_EQ(name, "active work-groups");
+         const nlohmann::json active =
+            event.contains("args") ? field(event["args"], "active", &nlohmann::json::is_number)
+                                   : nlohmann::json();
+         ASSERT_TRUE(active.is_number()) << event.dump();
+         EXPECT_LE(active.get<double>(), 4);
          ++counters;
       } else {
-         ASSERT_EQ(*phase->string(), "X");
-         ASSERT_TRUE(event.get("dur") && event.get("dur")->number() && event.get("tid") &&
-                     event.get("tid")->number());
-         const double duration = *event.get("dur")->number();
+         ASSERT_EQ(phase, "X");
+         const double duration = field(event, "dur", &nlohmann::json::is_number).get<double>();
+         const double track = field(event, "tid", &nlohmann::json::is_number).get<double>();
+         ASSERT_FALSE(HasFailure());
          EXPECT_GE(duration, 0);
-         spans_by_track[*event.get("tid")->number()].push_back({start, start + duration});
-         const std::string &label = *name->string();
+         spans_by_track[track].push_back({start, start + duration});
+         const std::string label = name.get<std::string>();
          ordinary_launches += label.rfind("ordinary launch", 0) == 0;
          cooperative_launches += label.rfind("cooperative launch", 0) == 0;
          gathers += label == "gather";
