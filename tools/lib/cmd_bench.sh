@@ -7,6 +7,8 @@ usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
        tools/ck bench runtime [--repeats N] [--runs N] [--scale test|bench] [--apps NAME,...]
        tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
                               [--program FILE.cl]...
+       tools/ck bench progress [--configs LIST] [--threads N] [--timeout S] [--confirm S]
+                               [--sample K | --short] [--out DIR] [-- RUNNER ARGS]
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
                       [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
 
@@ -51,6 +53,37 @@ compile
   piglit-format .cl file. The whole corpus takes about an hour on 2 CPUs
   (sin, cos, sincos and tan take minutes each).
 
+progress
+  Progress litmus tests (tests/progress, docs/progress-models.md) as OpenCL
+  kernels, under the plain, round-robin and chunked mappings of OOPSLA'21,
+  with at most as many work-groups as compute units and with many more,
+  each launch under a watchdog (a worker process, killed and restarted
+  after a hang). Prints per configuration which progress models (unfair,
+  HSA, OBE, HSA+OBE, LOBE, fair; weak and strong fairness) the results are
+  consistent with, then one table of all (also DIR/progress.md).
+  --configs  comma-separated, default unpatched,ordinary,cooperative,pocl:
+               unpatched    unpatched Mesa (built as 'piglit-baseline' builds
+                            it), ordinary kernels
+               ordinary     patched Mesa, ordinary kernels
+               cooperative  patched Mesa, the tests as cooperative kernels
+                            (CK_POLICY=default)
+               cooperative-random  the same under CK_POLICY=random:1 (kills
+                            and forks at random)
+               pocl         Debian's PoCL (pocl-opencl-icd, installed if
+                            missing), ordinary kernels
+  --threads N  LP_NUM_THREADS (and PoCL's compute units), default 4: the
+               compute units, so that a plain launch (2 or 3 work-groups)
+               fits and the many-instance launches (4 instances per unit)
+               do not
+  --timeout S  seconds before a launch counts as hung (default 2)
+  --confirm S  a hang that refutes LOBE, or with N <= units, runs again
+               with S seconds before it counts (default 10)
+  --sample K   K tests spread over the generated suite (default: all 983)
+  --short      the fixed sample of the short form (meson test progress_litmus)
+  Anything after -- goes to tools/progress_bench.py (--help lists it).
+  Each hang costs the timeout; the whole suite takes minutes to tens of
+  minutes per configuration on 2 CPUs (docs/progress-models.md).
+
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (tools/ck-eval.cpp) on the FSE'17
   applications, each printing its table with the paper's figures beside it,
@@ -89,7 +122,7 @@ cmd_bench() {
    done
    set -- "${rest[@]}"
    case "${1:-}" in
-      micro|runtime|compile|table2|fig5|fig6|all) sub=$1; shift ;;
+      micro|runtime|compile|progress|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
    if [ "$sub" = micro ]; then
       bench_micro "$@"
@@ -97,6 +130,8 @@ cmd_bench() {
       bench_compile "$@"
    elif [ "$sub" = runtime ]; then
       bench_runtime "$@"
+   elif [ "$sub" = progress ]; then
+      bench_progress "$@"
    else
       bench_eval "$sub" "$@"
    fi
@@ -149,6 +184,87 @@ bench_runtime() {
       --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
       --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
       --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" "$@"
+}
+
+# The ICD directory that names Debian's PoCL alone, installing it if needed.
+CK_POCL_ICD=$CK_BUILD/pocl-icd
+ensure_pocl() {
+   local CK_PACKAGES=(pocl-opencl-icd)
+   ensure_packages
+   [ -f /etc/OpenCL/vendors/pocl.icd ] || die "pocl-opencl-icd has no /etc/OpenCL/vendors/pocl.icd"
+   mkdir -p "$CK_POCL_ICD"
+   cp /etc/OpenCL/vendors/pocl.icd "$CK_POCL_ICD/pocl.icd"
+}
+
+# progress_env CONFIG THREADS: the environment of one configuration, as exports.
+progress_env() {
+   local config=$1 threads=$2
+   printf 'export LP_NUM_THREADS=%q\n' "$threads"
+   case "$config" in
+      unpatched) mesa_env_exports "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD" ;;
+      ordinary) mesa_env_exports ;;
+      cooperative) mesa_env_exports; printf 'export CK_POLICY=default\n' ;;
+      cooperative-random) mesa_env_exports; printf 'export CK_POLICY=random:1\n' ;;
+      pocl)
+         printf 'export OCL_ICD_VENDORS=%q\n' "$CK_POCL_ICD"
+         printf 'export POCL_CPU_MAX_CU_COUNT=%q POCL_MAX_PTHREAD_COUNT=%q\n' "$threads" "$threads"
+         printf 'export POCL_CACHE_DIR=%q\n' "$CK_BUILD/pocl-cache" ;;
+   esac
+}
+
+bench_progress() {
+   local configs=unpatched,ordinary,cooperative,pocl threads=4 timeout=2 confirm=10
+   local out=$CK_BUILD/progress
+   local args=()
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --configs) configs=$2; shift ;;
+         --threads)
+            [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--threads takes one number, got '${2:-}'"
+            threads=$2; shift ;;
+         --timeout) timeout=$2; shift ;;
+         --confirm) confirm=$2; shift ;;
+         --sample) args+=(--sample "$2"); shift ;;
+         --short) args+=(--short) ;;
+         --out) out=$2; shift ;;
+         --) shift; args+=("$@"); break ;;
+         -h|--help) bench_help; return 0 ;;
+         *) bench_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   local config kernel jsons=() failed=()
+   IFS=, read -r -a config_list <<<"$configs"
+   for config in "${config_list[@]}"; do
+      case "$config" in
+         unpatched|ordinary|cooperative|cooperative-random|pocl) ;;
+         *) die "unknown configuration '$config'" ;;
+      esac
+   done
+   [[ ",$configs," =~ ,(ordinary|cooperative|cooperative-random), ]] && build_if_needed
+   [[ ",$configs," == *,unpatched,* ]] && ensure_unpatched_build
+   [[ ",$configs," == *,pocl,* ]] && ensure_pocl
+   mkdir -p "$out"
+   note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND; LP_NUM_THREADS=$threads"
+   for config in "${config_list[@]}"; do
+      kernel=ordinary
+      [[ $config == cooperative* ]] && kernel=cooperative
+      step "progress litmus tests: $config"
+      local rc=0
+      (
+         eval "$(progress_env "$config" "$threads")"
+         /usr/bin/python3 "$CK_ROOT/tools/progress_bench.py" --config "$config" \
+            --kernel "$kernel" --units "$threads" --timeout "$timeout" --confirm "$confirm" \
+            --json "$out/$config.json" "${args[@]}"
+      ) || rc=$?
+      [ "$rc" -eq 0 ] && jsons+=("$out/$config.json") || failed+=("$config (exit $rc)")
+   done
+   CK_STEP=""
+   if [ ${#jsons[@]} -gt 0 ]; then
+      /usr/bin/python3 "$CK_ROOT/tools/progress_bench.py" --summary "${jsons[@]}" |
+         tee "$out/progress.md"
+   fi
+   [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]}"
 }
 
 bench_eval() {
