@@ -1,0 +1,119 @@
+# tools/ck check-series: every prefix of patches/series builds. Sourced by tools/ck.
+
+CK_SERIES_RECORD=$CK_ROOT/patches/series.checked   # sha256sum lines of checked patches
+CK_SERIES_SRC=$CK_BUILD/series/mesa-src            # a worktree of $CK_MESA_SRC
+CK_SERIES_BUILD=$CK_BUILD/series/mesa
+
+check_series_help() {
+   cat <<EOF
+usage: tools/ck check-series [--changed | --all | PATCH...]
+
+Mesa requires every commit of a series to build. This applies patches/series
+to Mesa $MESA_DEB_VERSION one patch at a time, in a tree of its own
+($CK_SERIES_SRC), and builds the prefix that ends at each patch to check
+(ccache keeps the builds incremental). It stops at the first prefix that
+does not build.
+
+  --changed  (the default) the patches whose text differs from the record
+             patches/series.checked: those that changed since a check passed
+  --all      every patch
+  PATCH...   these patches (file names or their numbers, e.g. 0007)
+
+A check that passes writes the checked patches' sha256 into
+patches/series.checked; commit it with the patches. 'tools/ck test' runs
+--changed, so a series whose record is current costs nothing there.
+EOF
+}
+
+# The patches of patches/series, in order, one per line.
+series_patches() {
+   grep -v -E '^(#|$)' "$CK_ROOT/patches/series"
+}
+
+# The patches whose sha256 is not in the record.
+series_changed_patches() {
+   local p sum
+   while read -r p; do
+      sum=$(sha256_of "$CK_ROOT/patches/$p")
+      grep -q -x -F "$sum  $p" "$CK_SERIES_RECORD" 2>/dev/null || printf '%s\n' "$p"
+   done < <(series_patches)
+}
+
+# Rewrite the record: the checked patches' current sums, and the earlier
+# entries of the patches still in the series that were not checked now.
+series_record() {
+   local checked=$1 p sum tmp=$CK_SERIES_RECORD.tmp
+   : >"$tmp"
+   while read -r p; do
+      if grep -q -x -F "$p" "$checked"; then
+         sum=$(sha256_of "$CK_ROOT/patches/$p")
+         printf '%s  %s\n' "$sum" "$p" >>"$tmp"
+      else
+         grep -E "  ${p//./\\.}\$" "$CK_SERIES_RECORD" 2>/dev/null >>"$tmp" || true
+      fi
+   done < <(series_patches)
+   mv "$tmp" "$CK_SERIES_RECORD"
+}
+
+cmd_check_series() {
+   local mode=changed wanted=() arg
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --changed) mode=changed ;;
+         --all) mode=all ;;
+         -h|--help) check_series_help; return 0 ;;
+         -*) check_series_help >&2; die "unknown option '$1'" ;;
+         *) mode=named; wanted+=("$1") ;;
+      esac
+      shift
+   done
+   local targets=$CK_BUILD/series/targets
+   mkdir -p "$CK_BUILD/series"
+   case "$mode" in
+      all) series_patches >"$targets" ;;
+      changed) series_changed_patches >"$targets" ;;
+      named)
+         : >"$targets"
+         for arg in "${wanted[@]}"; do
+            series_patches | grep -E "^${arg%.patch}" >>"$targets" ||
+               die "no patch in patches/series matches '$arg'"
+         done ;;
+   esac
+   if [ ! -s "$targets" ]; then
+      note "check-series: every patch matches patches/series.checked; nothing to build"
+      return 0
+   fi
+   ensure_packages
+   write_native_file
+   fetch_mesa
+   unpack_mesa
+   # Mesa's configure finds the plugin's uninstalled pkg-config files.
+   [ -f "$CK_PLUGIN_BUILD/build.ninja" ] || build_plugin
+   git -C "$CK_MESA_SRC" worktree prune
+   if [ ! -d "$CK_SERIES_SRC" ]; then
+      git -C "$CK_MESA_SRC" worktree add -q --detach "$CK_SERIES_SRC" ck-base
+   fi
+   git -C "$CK_SERIES_SRC" am --abort >/dev/null 2>&1 || true
+   git -C "$CK_SERIES_SRC" update-index -q --refresh >/dev/null || true
+   git -C "$CK_SERIES_SRC" checkout -q -f --detach ck-base
+   git -C "$CK_SERIES_SRC" clean -q -f -d
+
+   local p n=0 total last start log=$CK_BUILD/series/am.log
+   total=$(series_patches | wc -l)
+   last=$(tail -n 1 "$targets")
+   while read -r p; do
+      n=$((n + 1))
+      git -C "$CK_SERIES_SRC" -c user.name=ck -c user.email=ck@localhost \
+         am -q --committer-date-is-author-date "$CK_ROOT/patches/$p" >"$log" 2>&1 ||
+         { cat "$log" >&2; die "patch $p does not apply on the patches before it"; }
+      grep -q -x -F "$p" "$targets" || continue
+      start=$(date +%s)
+      build_mesa_tree "$CK_SERIES_SRC" "$CK_SERIES_BUILD" "Mesa with patches 1-$n of $total" ||
+         die "the series does not build at $p (patch $n of $total); log: $CK_SERIES_BUILD.build.log"
+      note "prefix 1-$n ($p) builds ($(( $(date +%s) - start )) s)"
+      [ "$p" = "$last" ] && break
+   done < <(series_patches)
+   series_record "$targets"
+   CK_STEP=""
+   note "check-series: $(wc -l <"$targets") prefixes build; recorded in patches/series.checked"
+}
