@@ -779,6 +779,41 @@ TEST(KillRequests, StopAtAReturnedWorkGroup)
    EXPECT_EQ(stats.max_active, 3u);
 }
 
+// A kernel that breaks the protocol: work-group 0 posts every fork offer
+// itself (the scheduler's word) before it returns.
+struct OfferForger {
+   explicit OfferForger(uint32_t max_groups) : context(max_groups), max_groups(max_groups) {}
+   void run(unsigned id, unsigned)
+   {
+      host::WorkGroup group(context, id);
+      if (id == 0)
+         context.word(CK_FORK_OFFERS).store(max_groups);
+   }
+   host::Context context;
+   uint32_t max_groups;
+};
+
+// The scheduler's invariants (the top of src/runtime/scheduler.cpp) are
+// asserted in builds with assertions, at every scheduler event: a launch whose
+// context breaks one (here M + offers <= N) stops the process there, with
+// the invariant named, instead of running on with inconsistent words.
+TEST(InvariantsDeathTest, ABrokenInvariantStopsTheProcess)
+{
+#ifdef NDEBUG
+   GTEST_SKIP() << "assertions are compiled out (NDEBUG)";
+#endif
+   GTEST_FLAG_SET(death_test_style, "threadsafe");
+   EXPECT_DEATH(
+      {
+         auto scheduler = make_scheduler(2, "default");
+         OfferForger kernel(4);
+         wait_or_die(ck_scheduler_launch_cooperative(scheduler.get(), run_kernel<OfferForger>,
+                                                     &kernel, kernel.context.data(), 4,
+                                                     nullptr));
+      },
+      "active \\+ offers <= kernel.max_groups");
+}
+
 TEST(Trace, IsWellFormedChromeJson)
 {
    char directory[] = "/tmp/ck-trace-XXXXXX";
