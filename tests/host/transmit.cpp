@@ -5,6 +5,17 @@
 // pointers, and a record of exactly the 248-byte limit. The fork point is in
 // the kernel and, built with -DRESIZE_IN_HELPER, in a helper. Under a
 // random:SEED policy (CK_POLICY) each kernel must see hundreds of forks.
+//
+// The source of the values (spec 10.2): every work-item of a new work-group
+// gets the values of work-item 0 of the forker (request_fork) or of
+// work-group 0 (resizing_global_barrier). transmit_sources and
+// transmit_resize give every transmitted variable a different value in
+// every work-item and work-group (float, bool, uchar, ushort, half where
+// cl_khr_fp16 is supported, double where cl_khr_fp64 is, arrays of structs,
+// of vectors and of global pointers, 2-, 8- and 16-component vectors, a
+// struct holding a global pointer), so a copy from another work-item or
+// work-group is caught; the forker and the work-groups that stay keep
+// their own values.
 #include "cl_host.hpp"
 #include "expect.hpp"
 #include "watchdog.hpp"
@@ -150,6 +161,186 @@ kernel void transmit_limit(uint rounds, global uint *counts, global uint *mismat
 }
 )CLC";
 
+// Every transmitted variable holds a value of (round, work-group, local id):
+// lane_value(x, g, lid) differs in every work-item. FIELDS_BAD(v) sets one
+// bit per field that does not hold the values that FIELDS_FILL(v) wrote.
+const char *sources_source = R"CLC(
+#ifdef HAVE_FP16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+#ifdef HAVE_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+typedef struct { uint id; float w; } pair;
+typedef struct { global uint *p; uint n; } holder;
+
+uint lane_value(uint x, uint group, uint lid) { return x * 977u + group * 131u + lid * 101u; }
+float exact_float(uint v) { return (float)(v & 0xffffu) + 0.5f; }
+
+#ifdef HAVE_FP16
+#define HALF_FIELD transmit half hv;
+#define HALF_FILL(v) hv = (half)(float)((v) & 0x3ffu);
+#define HALF_BAD(v) ((hv != (half)(float)((v) & 0x3ffu)) << 4)
+#else
+#define HALF_FIELD
+#define HALF_FILL(v)
+#define HALF_BAD(v) 0u
+#endif
+#ifdef HAVE_FP64
+/* 40 significant bits: not a float. */
+#define DOUBLE_FIELD transmit double d;
+#define DOUBLE_VALUE(v) ((double)((((ulong)(v)) << 21) | 0x1ffffful))
+#define DOUBLE_FILL(v) d = DOUBLE_VALUE(v);
+#define DOUBLE_BAD(v) ((d != DOUBLE_VALUE(v)) << 5)
+#else
+#define DOUBLE_FIELD
+#define DOUBLE_FILL(v)
+#define DOUBLE_BAD(v) 0u
+#endif
+
+#define FIELDS                                                              \
+   transmit float f;                                                        \
+   transmit bool t;                                                         \
+   transmit uchar uc;                                                       \
+   transmit ushort us;                                                      \
+   HALF_FIELD                                                               \
+   DOUBLE_FIELD                                                             \
+   transmit pair ps[3];                                                     \
+   transmit float2 v2[2];                                                   \
+   transmit int2 i2;                                                        \
+   transmit short8 s8;                                                      \
+   transmit uchar16 c16;                                                    \
+   transmit global uint *gps[3];                                            \
+   transmit holder hp;
+
+#define FIELDS_FILL(v)                                                      \
+   do {                                                                     \
+      f = exact_float(v);                                                   \
+      t = ((v) & 1u) != 0;                                                  \
+      uc = (uchar)((v) + 1u);                                               \
+      us = (ushort)((v) + 2u);                                              \
+      HALF_FILL(v)                                                          \
+      DOUBLE_FILL(v)                                                        \
+      for (int i = 0; i < 3; ++i) {                                         \
+         ps[i].id = (v) + 30u + i;                                          \
+         ps[i].w = exact_float((v) + 40u + i);                              \
+      }                                                                     \
+      for (int i = 0; i < 2; ++i)                                           \
+         v2[i] = (float2)(exact_float((v) + 50u + 2 * i),                   \
+                          exact_float((v) + 51u + 2 * i));                  \
+      i2 = (int2)((int)((v) + 60u), -(int)((v) + 61u));                     \
+      s8 = (short8)(0, 1, 2, 3, 4, 5, 6, 7) + (short)((v) + 62u);           \
+      c16 = (uchar16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) \
+            + (uchar)((v) + 70u);                                           \
+      for (int i = 0; i < 3; ++i)                                           \
+         gps[i] = globals + ((v) + i) % 64u;                                \
+      hp.p = globals + ((v) + 7u) % 64u;                                    \
+      hp.n = (v) + 80u;                                                     \
+   } while (0)
+
+uint fields_bad(uint v, float f, bool t, uchar uc, ushort us, const pair *ps,
+                const float2 *v2, int2 i2, short8 s8, uchar16 c16,
+                global uint *const *gps, holder hp, global uint *globals)
+{
+   uint bad = 0;
+   bad |= (f != exact_float(v)) << 0;
+   bad |= (t != (((v) & 1u) != 0)) << 1;
+   bad |= (uc != (uchar)(v + 1u)) << 2;
+   bad |= (us != (ushort)(v + 2u)) << 3;
+   for (int i = 0; i < 3; ++i)
+      bad |= (ps[i].id != v + 30u + i || ps[i].w != exact_float(v + 40u + i)) << 6;
+   for (int i = 0; i < 2; ++i)
+      bad |= any(v2[i] != (float2)(exact_float(v + 50u + 2 * i),
+                                   exact_float(v + 51u + 2 * i))) << 7;
+   bad |= any(i2 != (int2)((int)(v + 60u), -(int)(v + 61u))) << 8;
+   bad |= any(s8 != (short8)(0, 1, 2, 3, 4, 5, 6, 7) + (short)(v + 62u)) << 9;
+   bad |= any(c16 != (uchar16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) +
+                     (uchar)(v + 70u)) << 10;
+   for (int i = 0; i < 3; ++i)
+      bad |= (gps[i] != globals + (v + i) % 64u || *gps[i] != 3u * ((v + i) % 64u)) << 11;
+   bad |= (hp.p != globals + (v + 7u) % 64u || *hp.p != 3u * ((v + 7u) % 64u) ||
+           hp.n != v + 80u) << 12;
+   return bad;
+}
+
+#define FIELDS_BAD(v)                                                       \
+   (fields_bad((v), f, t, uc, us, ps, v2, i2, s8, c16, gps, hp, globals) |  \
+    HALF_BAD(v) | DOUBLE_BAD(v))
+
+void record_join(uint bad, global uint *counts, global uint *mismatch_bits)
+{
+   if (get_local_id(0) == 0)
+      atomic_inc(&counts[0]);
+   if (bad) {
+      atomic_inc(&counts[1]);
+      atomic_or(mismatch_bits, bad);
+   }
+}
+
+/* request_fork: a forked work-group gets the values of work-item 0 of the
+   forker; the forker keeps every work-item's own. */
+kernel void transmit_sources(global uint *globals, uint rounds, global uint *counts,
+                             global uint *mismatch_bits)
+{
+   transmit uint x;
+   transmit uint caller;
+   FIELDS
+   x = 0;
+   while (x < rounds) {
+      x++;
+      caller = get_group_id(0);
+      {
+         const uint v = lane_value(x, get_group_id(0), get_local_id(0));
+         FIELDS_FILL(v);
+      }
+      offer_kill();
+      request_fork();
+      if (caller != get_group_id(0)) {
+         record_join(FIELDS_BAD(lane_value(x, caller, 0)), counts, mismatch_bits);
+      } else if (FIELDS_BAD(lane_value(x, get_group_id(0), get_local_id(0)))) {
+         atomic_or(mismatch_bits, 1u << 14);
+      }
+   }
+   if (get_local_id(0) == 0)
+      atomic_max(&counts[2], x);
+}
+
+/* resizing_global_barrier: a work-group that joins gets the values of
+   work-item 0 of work-group 0 (owner 0); those that stay keep their own. */
+kernel void transmit_resize(global uint *globals, uint rounds, global uint *counts,
+                            global uint *mismatch_bits)
+{
+   transmit uint x;
+   transmit uint owner;
+   FIELDS
+   x = 0;
+   while (x < rounds) {
+      x++;
+      owner = get_group_id(0) * 256u + get_local_id(0);
+      {
+         const uint v = lane_value(x, get_group_id(0), get_local_id(0));
+         FIELDS_FILL(v);
+      }
+      resizing_global_barrier();
+      if (owner / 256u != get_group_id(0)) {
+         record_join(FIELDS_BAD(lane_value(x, 0, 0)) | (owner != 0) << 13, counts,
+                     mismatch_bits);
+      } else if (FIELDS_BAD(lane_value(x, get_group_id(0), get_local_id(0)))) {
+         atomic_or(mismatch_bits, 1u << 14);
+      }
+   }
+   if (get_local_id(0) == 0)
+      atomic_max(&counts[2], x);
+}
+)CLC";
+
+const char *const sources_fields[] = {
+   "float", "bool", "uchar", "ushort", "half", "double", "pair[3] (array of structs)",
+   "float2[2] (array of vectors)", "int2", "short8", "uchar16",
+   "global uint *[3] (array of pointers)", "struct holding a global pointer",
+   "source: not work-item 0 of work-group 0", "the forker's or a staying work-group's own values",
+};
+
 const char *const types_fields[] = {
    "char", "short", "struct of 3 uint", "nested struct (padding)", "float2 in a struct",
    "uchar array in a struct", "ulong in a struct", "uchar3", "float4", "int[3]", "ulong",
@@ -181,10 +372,10 @@ Outcome run(cl_context context, cl_command_queue queue, cl_program program,
       cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY,
                              constants.size() * sizeof(cl_uint), constants.data());
    cl_uint arg = 0;
-   if (name == "transmit_types") {
+   if (name != "transmit_limit")
       cl_host::set_arg(kernel, arg++, globals_buffer.get());
+   if (name == "transmit_types")
       cl_host::set_arg(kernel, arg++, constants_buffer.get());
-   }
    cl_host::set_arg(kernel, arg++, rounds);
    cl_host::set_arg(kernel, arg++, counts_buffer.get());
    cl_host::set_arg(kernel, arg++, bits_buffer.get());
@@ -258,6 +449,54 @@ int main()
                             what + ": at least " + std::to_string(minimum_forks) + " forks (" +
                                std::to_string(total.forks) + ")");
          }
+      }
+
+      // The source of the values: work-item 0 of the forker, work-group 0 at
+      // a resizing barrier. half and double only where the device has them.
+      const std::string extensions =
+         " " + cl_host::device_string(device, CL_DEVICE_EXTENSIONS) + " ";
+      std::string options;
+      for (const char *extension : {"cl_khr_fp16", "cl_khr_fp64"}) {
+         const bool supported = extensions.find(std::string(" ") + extension + " ") !=
+                                std::string::npos;
+         std::printf("%s: %s\n", extension,
+                     supported ? "supported, transmitted" : "not supported, not transmitted");
+         if (supported)
+            options += std::string(options.empty() ? "" : " ") +
+                       (extension == std::string("cl_khr_fp16") ? "-DHAVE_FP16" : "-DHAVE_FP64");
+      }
+      cl_host::Program sources = cl_host::build_or_throw(context, device, sources_source, options);
+      for (const char *name : {"transmit_sources", "transmit_resize"}) {
+         const bool resize = name == std::string("transmit_resize");
+         // A resizing barrier joins fewer work-groups per round than
+         // request_fork forks, but every round resizes under random.
+         const cl_uint minimum_joins = random ? (resize ? 100 : 300) : 0;
+         const cl_uint rounds = resize ? 200 : 400;
+         Outcome total;
+         for (int run_index = 0; run_index < 8; ++run_index) {
+            const Outcome outcome = run(context, queue, sources, name, rounds, 4 * units, 16);
+            std::printf("%s, %s: %u joined, %u wrong (fields: %s), last round %u\n", name,
+                        policy ? policy : "default", outcome.forks, outcome.wrong,
+                        wrong_fields(outcome.bits, sources_fields).c_str(), outcome.last_round);
+            total.forks += outcome.forks;
+            total.wrong += outcome.wrong;
+            total.bits |= outcome.bits;
+            if (outcome.last_round != rounds)
+               total.last_round = outcome.last_round;
+            if (total.forks >= minimum_joins)
+               break;
+         }
+         const std::string what = name;
+         cl_host::expect(total.wrong == 0 && total.bits == 0,
+                         what + (resize ? ": every work-item that joined at a resizing barrier "
+                                          "got work-group 0's work-item 0's values, and those "
+                                          "that stayed kept their own"
+                                        : ": every forked work-item got the forker's work-item "
+                                          "0's values, and the forker kept its own"));
+         cl_host::expect(total.last_round == 0, what + ": every run ran all its rounds");
+         cl_host::expect(total.forks >= minimum_joins,
+                         what + ": at least " + std::to_string(minimum_joins) +
+                            " joined work-groups (" + std::to_string(total.forks) + ")");
       }
    } catch (const std::exception &error) {
       std::fprintf(stderr, "transmit: %s\n", error.what());
