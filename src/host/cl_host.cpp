@@ -183,6 +183,33 @@ cl_uint kernel_arg_count(cl_kernel kernel)
    return count;
 }
 
+BackgroundLaunch::BackgroundLaunch(cl_command_queue queue, cl_kernel kernel, size_t global,
+                                   size_t local)
+   : thread_([this, queue, kernel, global, local] {
+        status_ = clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                         &event_);
+        if (status_ == CL_SUCCESS)
+           status_ = clFinish(queue);
+     })
+{
+}
+
+BackgroundLaunch::~BackgroundLaunch()
+{
+   if (thread_.joinable())
+      thread_.join();
+   if (event_)
+      clReleaseEvent(event_);
+}
+
+Event BackgroundLaunch::join()
+{
+   thread_.join();
+   Event event(std::exchange(event_, nullptr));
+   check(status_, "the background launch");
+   return event;
+}
+
 std::string read_file(const std::string &path)
 {
    std::ifstream in(path, std::ios::binary);

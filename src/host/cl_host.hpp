@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -89,6 +90,26 @@ Kernel create_kernel(cl_program program, const std::string &name);
 // CL_KERNEL_NUM_ARGS. A kernel built with include/cooperative_kernels.cl.h
 // takes one argument more where the extension is absent (CK_SYNC_PARAM).
 cl_uint kernel_arg_count(cl_kernel kernel);
+
+// A 1-D launch enqueued and finished on a host thread of its own, for a
+// kernel that runs until the calling thread tells it to stop (Clover may
+// run a launch on the thread that enqueues it). Stop the kernel before
+// join() or destruction: both wait for the thread.
+class BackgroundLaunch {
+public:
+   BackgroundLaunch(cl_command_queue queue, cl_kernel kernel, size_t global, size_t local);
+   ~BackgroundLaunch();
+   BackgroundLaunch(const BackgroundLaunch &) = delete;
+   BackgroundLaunch &operator=(const BackgroundLaunch &) = delete;
+
+   // Waits for the launch; throws Error if its enqueue or clFinish failed.
+   Event join();
+
+private:
+   cl_int status_ = CL_SUCCESS;
+   cl_event event_ = nullptr;
+   std::thread thread_;
+};
 
 std::string read_file(const std::string &path);
 

@@ -56,18 +56,8 @@ ResizeProbe probe_resize(cl_context context, cl_device_id device, cl_program pro
    set_arg(ordinary, 0, out.get());
    set_arg(ordinary, 1, arrived.get());
 
-   // Clover runs a launch on the thread that enqueues it: the cooperative
-   // kernel gets a host thread of its own.
    ResizeProbe probe;
-   cl_event cooperative_event = nullptr;
-   cl_int cooperative_status = CL_SUCCESS;
-   std::thread cooperative_host([&] {
-      cooperative_status = clEnqueueNDRangeKernel(cooperative_queue, cooperative, 1, nullptr,
-                                                  &global, &local, 0, nullptr,
-                                                  &cooperative_event);
-      if (cooperative_status == CL_SUCCESS)
-         cooperative_status = clFinish(cooperative_queue);
-   });
+   BackgroundLaunch cooperative_launch(cooperative_queue, cooperative, global, local);
    try {
       wait_until(ordinary_queue, state, 2, units); // on every unit
       cl_event ordinary_event = nullptr;
@@ -84,13 +74,10 @@ ResizeProbe probe_resize(cl_context context, cl_device_id device, cl_program pro
       wait_until(ordinary_queue, state, 1, 1); // a unit came back
    } catch (...) {
       write_uint(ordinary_queue, state, 0, 1);
-      cooperative_host.join();
       throw;
    }
    write_uint(ordinary_queue, state, 0, 1);
-   cooperative_host.join();
-   check(cooperative_status, "the cooperative launch");
-   probe.cooperative_event = Event(cooperative_event);
+   probe.cooperative_event = cooperative_launch.join();
 
    cl_event event = probe.cooperative_event;
    probe.kills = profiling_ulong(event, CL_PROFILING_COOPERATIVE_KILLS_EXT);

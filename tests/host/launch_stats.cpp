@@ -294,17 +294,7 @@ void expect_exact_counts_and_gather_order(cl_context context, cl_device_id devic
       }
    };
 
-   // Clover may run a launch on the thread that enqueues it: the cooperative
-   // kernel gets a host thread of its own (as in src/host/resize_probe.cpp).
-   cl_event cooperative_event = nullptr;
-   cl_int cooperative_status = CL_SUCCESS;
-   std::thread cooperative_host([&] {
-      cooperative_status = clEnqueueNDRangeKernel(cooperative_queue, cooperative, 1, nullptr,
-                                                  &global, &local, 0, nullptr,
-                                                  &cooperative_event);
-      if (cooperative_status == CL_SUCCESS)
-         cooperative_status = clFinish(cooperative_queue);
-   });
+   cl_host::BackgroundLaunch cooperative_launch(cooperative_queue, cooperative, global, local);
    std::thread releaser;
    try {
       const bool long_gather[] = {false, true, false, true};
@@ -334,13 +324,10 @@ void expect_exact_counts_and_gather_order(cl_context context, cl_device_id devic
       if (releaser.joinable())
          releaser.join();
       write_uint(control_queue, state, STOP, 1);
-      cooperative_host.join();
       throw;
    }
    write_uint(control_queue, state, STOP, 1);
-   cooperative_host.join();
-   cl_host::check(cooperative_status, "the cooperative launch");
-   cl_host::Event event(cooperative_event);
+   const cl_host::Event event = cooperative_launch.join();
 
    const auto counted = cl_host::read_buffer<cl_uint>(control_queue, state, SEEN);
    const cl_ulong kills = cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_KILLS_EXT);
