@@ -1,7 +1,8 @@
 // The device names the extension with the header's version, impossible
 // cooperative launches get the right CL error code, possible ones at the
 // limits run, the kernel queries answer with the spec's types, and the
-// hidden launch context stays hidden from the host.
+// hidden launch context stays hidden from the host. Non-uniform work-groups
+// are rejected, and global offsets are kept, in forked work-groups too.
 //
 // Spec sections are named as in docs/spec-coverage.md: 8 New API Enums,
 // 10.1 Active work-groups, 11 Interactions with other features, 12 Errors.
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -26,6 +28,30 @@ kernel void sum_rounds(global uint *out)
       if (get_global_id(0) == 0)
          out[0] += get_num_groups(0);
       global_barrier();
+   }
+}
+
+/* Section 10.1: with a global offset every work-item's get_global_id(0)
+   is the offset + its group id x the local size + its local id, in the
+   work-groups that started with the launch and in those that joined
+   through request_fork; get_group_id(0) stays below M. errors[0]: wrong
+   ids or offset; errors[1]: forked work-groups (local id 0). */
+kernel void offset_ids(global uint *errors, uint rounds, uint offset)
+{
+   transmit uint r;
+   transmit uint forker;
+   r = 0;
+   while (r < rounds) {
+      r++;
+      forker = get_group_id(0);
+      offer_kill();
+      request_fork();
+      const uint g = get_group_id(0);
+      if (get_global_offset(0) != offset || g >= get_num_groups(0) ||
+          get_global_id(0) != offset + g * get_local_size(0) + get_local_id(0))
+         atomic_inc(&errors[0]);
+      if (forker != g && get_local_id(0) == 0)
+         atomic_inc(&errors[1]);
    }
 }
 
@@ -251,6 +277,72 @@ int main()
                          got[1] <= std::min<size_t>(global_any / got[0], units),
                       "a NULL local size runs with a local size that divides the global size "
                       "and 1 <= M <= min(N, units)");
+
+      // Section 12: a global size that is not a multiple of the local size
+      // (OpenCL 2.0's non-uniform work-groups) is CL_INVALID_WORK_GROUP_SIZE
+      // for a cooperative kernel, whatever the device allows other kernels.
+      {
+         const size_t uneven = 20, eight = 8;
+         const cl_int status = clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &uneven, &eight,
+                                                      0, nullptr, nullptr);
+         cl_host::expect(status == CL_INVALID_WORK_GROUP_SIZE,
+                         "a global size of 20 with work-groups of 8 is "
+                         "CL_INVALID_WORK_GROUP_SIZE (got " +
+                            std::string(cl_host::error_name(status)) + ")");
+         const size_t over_one = 8 * units + 1;
+         const cl_int status2 = clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &over_one,
+                                                       &eight, 0, nullptr, nullptr);
+         cl_host::expect(status2 == CL_INVALID_WORK_GROUP_SIZE,
+                         "a global size of 8 x units + 1 with work-groups of 8 is "
+                         "CL_INVALID_WORK_GROUP_SIZE (got " +
+                            std::string(cl_host::error_name(status2)) + ")");
+         // (Into a buffer large enough, in case the device allows it.)
+         std::vector<cl_uint> room(64, 0);
+         cl_host::Buffer ordinary_out = cl_host::create_buffer(
+            context, CL_MEM_COPY_HOST_PTR, room.size() * sizeof(cl_uint), room.data());
+         cl_host::set_arg(ordinary, 0, ordinary_out.get());
+         const cl_int ordinary_status = clEnqueueNDRangeKernel(
+            queue, ordinary, 1, nullptr, &uneven, &eight, 0, nullptr, nullptr);
+         std::printf("an ordinary kernel with the same NDRange: %s\n",
+                     cl_host::error_name(ordinary_status));
+         cl_host::check(clFinish(queue), "clFinish");
+      }
+
+      // Section 10.1: global offsets are allowed; get_global_id includes the
+      // offset, in work-groups forked by request_fork too. Under a random
+      // policy the launch must fork (launched again until it does).
+      {
+         const char *policy = std::getenv("CK_POLICY");
+         const bool random = policy && std::string(policy).rfind("random:", 0) == 0;
+         cl_host::Kernel offsets = cl_host::create_kernel(program, "offset_ids");
+         const size_t offset = 1000, group = 8, global = 4 * units * group;
+         cl_uint wrong = 0, forked = 0;
+         for (int attempt = 0; attempt < 8 && (attempt == 0 || (random && forked == 0));
+              ++attempt) {
+            cl_uint zeros[2] = {0, 0};
+            cl_host::Buffer errors = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
+                                                            sizeof(zeros), zeros);
+            cl_host::set_arg(offsets, 0, errors.get());
+            cl_host::set_arg(offsets, 1, cl_uint(200));
+            cl_host::set_arg(offsets, 2, cl_uint(offset));
+            const cl_int status = clEnqueueNDRangeKernel(queue, offsets, 1, &offset, &global,
+                                                         &group, 0, nullptr, nullptr);
+            cl_host::expect(status == CL_SUCCESS,
+                            "a cooperative launch with a global offset is accepted (got " +
+                               std::string(cl_host::error_name(status)) + ")");
+            cl_host::check(clFinish(queue), "clFinish");
+            const auto got = cl_host::read_buffer<cl_uint>(queue, errors, 2);
+            wrong += got[0];
+            forked += got[1];
+         }
+         std::printf("global offset %zu: %u forked work-groups, %u wrong ids\n", offset, forked,
+                     wrong);
+         cl_host::expect(wrong == 0, "with a global offset, get_global_id(0) = offset + group "
+                                     "id x local size + local id and get_global_offset(0) = "
+                                     "offset, in forked work-groups too");
+         cl_host::expect(!random || forked > 0,
+                         "under a random policy, work-groups were forked with the offset");
+      }
 
       // Section 11: clEnqueueTask (N = 1) of a cooperative kernel is allowed;
       // it runs one work-group of one work-item, so M = N = 1.
