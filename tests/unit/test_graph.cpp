@@ -1,4 +1,4 @@
-// Unit tests of the application graphs (src/apps/graph.cpp): CSR
+// Unit tests of the application graphs (bench/apps/graph.cpp): CSR
 // construction, the file readers and their error messages, and the
 // deterministic generators.
 

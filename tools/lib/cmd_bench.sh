@@ -19,7 +19,7 @@ programs, Clover (default) or rusticl; compile compares the same frontend
 patched and unpatched.
 
 micro (the default)
-  The micro-benchmarks (tools/ck-bench.cpp), once per llvmpipe
+  The micro-benchmarks (bench/ck-bench.cpp), once per llvmpipe
   compute-thread count in --threads (default "2 4 8"), with the default
   policy (a kernel alone on every unit is never resized): launch latency,
   global_barrier against the occupancy-bound barrier and host barriers, the
@@ -85,10 +85,10 @@ progress
   minutes per configuration on 2 CPUs (docs/progress-models.md).
 
 table2, fig5, fig6, all
-  The evaluation of FSE'17 section 5 (tools/ck-eval.cpp) on the FSE'17
+  The evaluation of FSE'17 section 5 (bench/ck-eval.cpp) on the FSE'17
   applications, each printing its table with the paper's figures beside it,
   writing DIR/NAME.csv and DIR/NAME.txt (the printed table), then drawing
-  DIR/NAME.png (tools/eval_plots.py). DIR is --out (default $CK_BUILD/eval).
+  DIR/NAME.png (bench/eval_plots.py). DIR is --out (default $CK_BUILD/eval).
     table2  cooperative against persistent-thread slowdown, no multitasking:
             CK_POLICY=never, --threads default: the number of CPUs ($(nproc)).
     fig5    gather time and matmul time when the matmul asks for 1, N/4,
@@ -105,7 +105,7 @@ table2, fig5, fig6, all
   --graph PATH,...  run the graph applications on these files (Matrix Market
                     .mtx, DIMACS .gr, or edge lists) instead of generated graphs
   Anything after -- goes to ck-eval (e.g. -- --loads heavy --k N/2);
-  '$CK_PLUGIN_BUILD/tools/ck-eval --help' lists its options.
+  '$CK_PLUGIN_BUILD/bench/ck-eval --help' lists its options.
   A bench-scale 'all' takes on the order of an hour on 2 CPUs.
 EOF2
 }
@@ -154,7 +154,7 @@ bench_micro() {
    local t
    for t in $threads; do
       step "benchmarks with LP_NUM_THREADS=$t"
-      LP_NUM_THREADS=$t CK_POLICY=default "$CK_PLUGIN_BUILD/tools/ck-bench" \
+      LP_NUM_THREADS=$t CK_POLICY=default "$CK_PLUGIN_BUILD/bench/ck-bench" \
          --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --repeats "$repeats"
    done
    CK_STEP=""
@@ -166,7 +166,7 @@ bench_compile() {
    ensure_unpatched_build
    note "machine: $(nproc) CPUs, $(uname -m)"
    note "frontend: $CK_FRONTEND"
-   /usr/bin/python3 "$CK_ROOT/tools/bench_compile.py" --root "$CK_ROOT" \
+   /usr/bin/python3 "$CK_ROOT/bench/bench_compile.py" --root "$CK_ROOT" \
       --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
       --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
       --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
@@ -178,7 +178,7 @@ bench_runtime() {
    build_if_needed
    ensure_unpatched_build
    note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND"
-   /usr/bin/python3 "$CK_ROOT/tools/bench_runtime.py" --eval "$CK_PLUGIN_BUILD/tools/ck-eval" \
+   /usr/bin/python3 "$CK_ROOT/bench/bench_runtime.py" --eval "$CK_PLUGIN_BUILD/bench/ck-eval" \
       --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" \
       --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
       --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
@@ -310,14 +310,14 @@ bench_eval() {
       fi
       step "$s with LP_NUM_THREADS=$t CK_POLICY=$policy"
       rc=0
-      LP_NUM_THREADS=$t CK_POLICY=$policy "$CK_PLUGIN_BUILD/tools/ck-eval" "$s" \
+      LP_NUM_THREADS=$t CK_POLICY=$policy "$CK_PLUGIN_BUILD/bench/ck-eval" "$s" \
          --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --out "$out" "${args[@]}" |
          tee "$out/$s.txt" || rc=$?
       [ "$rc" -eq 0 ] || failed+=("$s (exit $rc)")
    done
    CK_STEP=""
    step "plots in $out"
-   /usr/bin/python3 "$CK_ROOT/tools/eval_plots.py" --dir "$out"
+   /usr/bin/python3 "$CK_ROOT/bench/eval_plots.py" --dir "$out"
    CK_STEP=""
    note "tables: $out/*.txt, CSV: $out/*.csv, plots: $out/*.png"
    [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]} (see the FAIL lines above)"

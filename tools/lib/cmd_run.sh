@@ -74,7 +74,7 @@ cmd_demo() {
    eval "$(mesa_env_exports)"
    local trace=$CK_BUILD/demo-trace.json
    rm -f "$trace"
-   CK_TRACE=$trace "$CK_PLUGIN_BUILD/tools/ck-demo" --kernels "$CK_ROOT/kernels" \
+   CK_TRACE=$trace "$CK_PLUGIN_BUILD/examples/ck-demo" --kernels "$CK_ROOT/kernels" \
       --include "$CK_ROOT/include" "$@"
    [ -f "$trace" ] || return 0 # --help
    /usr/bin/python3 "$CK_ROOT/tools/trace_report.py" "$trace" --png "$CK_BUILD/demo-timeline.png"

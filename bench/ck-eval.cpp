@@ -236,7 +236,7 @@ std::string spread(const std::vector<double> &samples, int decimals = 2)
 
 // One long-format CSV per subcommand: every row is one value, named by the
 // record type (meta, calibration, sample, summary, table3, ...) and the
-// configuration it belongs to. tools/eval_plots.py reads these.
+// configuration it belongs to. bench/eval_plots.py reads these.
 class Csv {
 public:
    struct Key {
