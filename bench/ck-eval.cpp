@@ -20,6 +20,10 @@
 #include "app.hpp"
 #include "graphics.hpp"
 #include "watchdog.hpp"
+#include "eval_csv.hpp"
+#include "eval_options.hpp"
+#include "eval_progress.hpp"
+#include "paper.hpp"
 #include "statistics.hpp"
 
 #include <CL/cl_ext_cooperative_kernels.h>
@@ -52,163 +56,17 @@ using ck_apps::Application;
 using ck_apps::Barrier;
 using ck_apps::GraphicsLoad;
 using ck_apps::Variant;
+using ck_eval::Csv;
+using ck_eval::Options;
+using ck_eval::split;
+using ck_eval::usage_error;
+using ck_eval::Progress;
 using ck_statistics::finite;
 using ck_statistics::geomean;
 using ck_statistics::max_of;
 using ck_statistics::median;
 using ck_statistics::min_of;
 using ck_statistics::percentile;
-
-// ---------------------------------------------------------------- options
-
-struct Options {
-   std::string command;
-   std::string kernels = "kernels";
-   std::string include = "include";
-   std::string out = "_build/eval";
-   std::string scale = "bench";
-   std::vector<std::string> apps;     // empty: all
-   std::vector<std::string> graphs;   // graph files; empty: the generated graphs
-   int repeats = 0;                   // 0: the subcommand's default
-   std::vector<std::string> loads;    // empty: the subcommand's default
-   std::vector<std::string> barriers; // empty: the subcommand's default
-   std::vector<std::string> ks = {"1", "N/4", "N/2", "N-1"};
-   unsigned groups = 0;               // persistent: 0 for the compute units
-   int timeout_s = 600;
-};
-
-void usage(FILE *out)
-{
-   std::fprintf(
-      out,
-      "usage: ck-eval table2|fig5|fig6|persistent [options]\n"
-      "\n"
-      "  persistent  the persistent-thread builds alone (no extension needed:\n"
-      "           runs on any OpenCL implementation); 'tools/ck bench runtime'\n"
-      "           compares them on patched and unpatched Mesa\n"
-      "  table2   cooperative vs persistent-thread slowdown, no multitasking\n"
-      "           (needs CK_POLICY=never); FSE'17 Table 2\n"
-      "  fig5     gather time and matmul time per work-groups k given to the\n"
-      "           matmul, query and without-query barriers; FSE'17 Figure 5\n"
-      "  fig6     slowdown and achieved period under light/medium/heavy loads,\n"
-      "           and Table 3 against kernel-level preemption; FSE'17 Figure 6\n"
-      "           (fig5 and fig6 need CK_POLICY unset or 'default')\n"
-      "\n"
-      "options:\n"
-      "  --apps NAME[,NAME...]   applications (name or name:input); default all\n"
-      "  --graph PATH[,PATH...]  run the graph applications on these files (Matrix\n"
-      "                          Market .mtx, DIMACS .gr, or 'from to [weight]' edge\n"
-      "                          lists) instead of the generated graphs\n"
-      "  --scale test|bench      input sizes (default bench)\n"
-      "  --repeats N             runs per configuration (default: table2 5, fig5/fig6 3)\n"
-      "  --out DIR               where the CSV goes (default _build/eval)\n"
-      "  --loads L[,L...]        graphics loads: light, medium, heavy\n"
-      "                          (default: fig5 light,heavy; fig6 all three)\n"
-      "  --barriers B[,B...]     query, without-query (default: fig5 both, fig6 query)\n"
-      "  --k K[,K...]            matmul work-groups: 1, N/4, N/2, N-1 or a number\n"
-      "                          (default 1,N/4,N/2,N-1; duplicates and k < 1 dropped)\n"
-      "  --groups N              persistent: work-groups (default: compute units)\n"
-      "  --timeout S             watchdog per run, seconds (default 600)\n"
-      "  --kernels DIR --include DIR   where kernels/ and include/ are\n"
-      "\n"
-      "N is the device's compute units (LP_NUM_THREADS on llvmpipe).\n");
-}
-
-std::vector<std::string> split(const std::string &text, char separator)
-{
-   std::vector<std::string> parts;
-   std::stringstream stream(text);
-   std::string part;
-   while (std::getline(stream, part, separator))
-      if (!part.empty())
-         parts.push_back(part);
-   return parts;
-}
-
-[[noreturn]] void usage_error(const std::string &message)
-{
-   std::fprintf(stderr, "ck-eval: %s\n", message.c_str());
-   usage(stderr);
-   std::exit(2);
-}
-
-int parse_int(const std::string &flag, const std::string &text, int min)
-{
-   char *end = nullptr;
-   long value = std::strtol(text.c_str(), &end, 10);
-   if (text.empty() || *end || value < min || value > 1000000)
-      usage_error(flag + " needs an integer >= " + std::to_string(min) + ", got '" + text + "'");
-   return int(value);
-}
-
-Options parse(int argc, char **argv)
-{
-   Options options;
-   if (argc < 2)
-      usage_error("no subcommand");
-   options.command = argv[1];
-   if (options.command == "-h" || options.command == "--help" || options.command == "help") {
-      usage(stdout);
-      std::exit(0);
-   }
-   if (options.command != "table2" && options.command != "fig5" && options.command != "fig6" &&
-       options.command != "persistent")
-      usage_error("unknown subcommand '" + options.command + "'");
-   for (int i = 2; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (arg == "-h" || arg == "--help") {
-         usage(stdout);
-         std::exit(0);
-      }
-      if (i + 1 >= argc)
-         usage_error(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--apps")
-         options.apps = split(value, ',');
-      else if (arg == "--graph")
-         options.graphs = split(value, ',');
-      else if (arg == "--scale") {
-         if (value != "test" && value != "bench")
-            usage_error("--scale is test or bench, got '" + value + "'");
-         options.scale = value;
-      } else if (arg == "--repeats")
-         options.repeats = parse_int(arg, value, 1);
-      else if (arg == "--out")
-         options.out = value;
-      else if (arg == "--loads") {
-         options.loads = split(value, ',');
-         for (const std::string &load : options.loads)
-            if (load != "light" && load != "medium" && load != "heavy")
-               usage_error("unknown load '" + load + "' (light, medium, heavy)");
-      } else if (arg == "--barriers") {
-         options.barriers = split(value, ',');
-         for (const std::string &barrier : options.barriers)
-            if (barrier != "query" && barrier != "without-query")
-               usage_error("unknown barrier '" + barrier + "' (query, without-query)");
-      } else if (arg == "--k")
-         options.ks = split(value, ',');
-      else if (arg == "--groups")
-         options.groups = parse_int(arg, value, 1);
-      else if (arg == "--timeout")
-         options.timeout_s = parse_int(arg, value, 1);
-      else if (arg == "--kernels")
-         options.kernels = value;
-      else if (arg == "--include")
-         options.include = value;
-      else
-         usage_error("unknown option '" + arg + "'");
-   }
-   if (!options.repeats)
-      options.repeats = options.command == "table2" ? 5 : 3;
-   if (options.loads.empty())
-      options.loads = options.command == "fig5" ? std::vector<std::string>{"light", "heavy"}
-                                                : std::vector<std::string>{"light", "medium", "heavy"};
-   if (options.barriers.empty())
-      options.barriers = options.command == "fig5"
-                            ? std::vector<std::string>{"query", "without-query"}
-                            : std::vector<std::string>{"query"};
-   return options;
-}
 
 // ---------------------------------------------------------------- formatting
 
@@ -231,120 +89,6 @@ std::string spread(const std::vector<double> &samples, int decimals = 2)
    return fmt(median(values), decimals) + " (" + fmt(min_of(values), decimals) + "-" +
           fmt(max_of(values), decimals) + ")";
 }
-
-// ---------------------------------------------------------------- CSV
-
-// One long-format CSV per subcommand: every row is one value, named by the
-// record type (meta, calibration, sample, summary, table3, ...) and the
-// configuration it belongs to. bench/eval_plots.py reads these.
-class Csv {
-public:
-   struct Key {
-      std::string app, input, kind, variant, barrier, load, k_label;
-      int k = -1;
-      int repeat = -1;
-   };
-
-   explicit Csv(const std::string &path) : path_(path), file_(path)
-   {
-      if (!file_)
-         throw std::runtime_error("cannot write " + path);
-      file_ << "record,app,input,kind,variant,barrier,load,k_label,k,repeat,index,metric,value\n";
-   }
-
-   const std::string &path() const { return path_; }
-
-   void row(const std::string &record, const Key &key, const std::string &metric, double value,
-            long index = -1)
-   {
-      write(record, key, metric, std::isfinite(value) ? number(value) : std::string("n/a"), index);
-   }
-
-   void text(const std::string &record, const Key &key, const std::string &metric,
-             const std::string &value)
-   {
-      write(record, key, metric, value, -1);
-   }
-
-private:
-   static std::string number(double value)
-   {
-      char text[64];
-      std::snprintf(text, sizeof text, "%.9g", value);
-      return text;
-   }
-
-   static std::string quote(const std::string &field)
-   {
-      if (field.find_first_of(",\"\n") == std::string::npos)
-         return field;
-      std::string out = "\"";
-      for (char c : field)
-         out += c == '"' ? std::string("\"\"") : std::string(1, c);
-      return out + "\"";
-   }
-
-   void write(const std::string &record, const Key &key, const std::string &metric,
-              const std::string &value, long index)
-   {
-      file_ << quote(record) << ',' << quote(key.app) << ',' << quote(key.input) << ','
-            << quote(key.kind) << ',' << quote(key.variant) << ',' << quote(key.barrier) << ','
-            << quote(key.load) << ',' << quote(key.k_label) << ','
-            << (key.k >= 0 ? std::to_string(key.k) : "") << ','
-            << (key.repeat >= 0 ? std::to_string(key.repeat) : "") << ','
-            << (index >= 0 ? std::to_string(index) : "") << ',' << quote(metric) << ','
-            << quote(value) << '\n';
-   }
-
-   std::string path_;
-   std::ofstream file_;
-};
-
-// ---------------------------------------------------------------- progress
-
-class Progress {
-public:
-   explicit Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
-   ~Progress() { done(); }
-
-   void step(const std::string &what)
-   {
-      ++count_;
-      const double elapsed =
-         std::chrono::duration<double>(Clock::now() - start_).count();
-      std::string eta;
-      if (count_ > 1) {
-         const double left = elapsed / (count_ - 1) * (total_ - count_ + 1);
-         eta = ", ~" + std::to_string(int(left / 60 + 0.5)) + " min left";
-      }
-      if (tty_)
-         std::fprintf(stderr, "\r\033[K[%d/%d] %s%s", count_, total_, what.c_str(), eta.c_str());
-      else
-         std::fprintf(stderr, "[%d/%d] %s%s\n", count_, total_, what.c_str(), eta.c_str());
-      std::fflush(stderr);
-   }
-
-   // A line that stays (failures), without breaking the progress line.
-   void say(const std::string &line)
-   {
-      std::fprintf(stderr, "%s%s\n", tty_ ? "\r\033[K" : "", line.c_str());
-      std::fflush(stderr);
-   }
-
-   void done()
-   {
-      if (tty_ && count_ && !finished_)
-         std::fprintf(stderr, "\r\033[K");
-      finished_ = true;
-   }
-
-private:
-   int total_;
-   int count_ = 0;
-   bool tty_;
-   bool finished_ = false;
-   Clock::time_point start_ = Clock::now();
-};
 
 // ---------------------------------------------------------------- setup
 
@@ -686,17 +430,10 @@ private:
                   "range of the per-pair ratios)\n\n",
                   repeats);
 
-      struct Group {
-         const char *name, *kind;
-         double paper_mean, paper_max;
-      };
-      const Group groups[] = {{"overall", nullptr, 1.07, 1.23},
-                              {"barrier", "barrier", 1.06, 1.20},
-                              {"wk.steal.", "work-stealing", 1.12, 1.23}};
       std::printf("%-10s %10s %10s  %-30s %12s %12s\n", "", "geo.mean", "max", "(max: which)",
                   "paper mean", "paper max");
       double overall_mean = NAN, overall_max = NAN;
-      for (const Group &group : groups) {
+      for (const ck_paper::SlowdownGroup &group : ck_paper::table2) {
          std::vector<double> slowdowns;
          std::string worst = "-";
          double worst_value = -1;
@@ -715,15 +452,15 @@ private:
          }
          std::printf("%-10s %10s %10s  %-30s %12.2f %12.2f\n", group.name, fmt(mean, 3).c_str(),
                      fmt(max, 3).c_str(), slowdowns.empty() ? "(no applications)" : worst.c_str(),
-                     group.paper_mean, group.paper_max);
+                     group.mean, group.max);
          Csv::Key key;
          key.app = "*";
          key.kind = group.kind ? group.kind : "all";
          csv_->row("summary", key, "geomean_slowdown", mean);
          csv_->row("summary", key, "max_slowdown", max);
          csv_->text("summary", key, "max_slowdown_app", worst);
-         csv_->row("paper", key, "geomean_slowdown", group.paper_mean);
-         csv_->row("paper", key, "max_slowdown", group.paper_max);
+         csv_->row("paper", key, "geomean_slowdown", group.mean);
+         csv_->row("paper", key, "max_slowdown", group.max);
       }
       std::printf("\ntarget (issue 5): geometric mean <= 1.02 and worst <= 1.05: %s\n",
                   !std::isfinite(overall_mean) ? "n/a"
@@ -1365,13 +1102,6 @@ private:
    void table3(const std::vector<GraphicsLoad> &loads, const std::vector<KChoice> &ks,
                const std::map<std::pair<std::string, size_t>, std::pair<double, double>> &overall)
    {
-      struct Paper {
-         const char *load, *k;
-         double kernel_level, cooperative;
-      };
-      const Paper paper[] = {{"light", "N/4", 1.04, 1.04},
-                             {"medium", "N/4", 1.08, 1.08},
-                             {"heavy", "N/2", 1.33, 1.47}};
       std::printf("\nTable 3: overhead of kernel-level preemption (model P/(P-D)) against "
                   "cooperative kernels, median over applications\n\n");
       std::printf("%-8s %-8s %12s %12s %10s %10s   %-32s %14s %14s\n", "load", "k", "kernel-lvl",
@@ -1379,7 +1109,7 @@ private:
                   "paper kernel", "paper coop");
       bool target_met = true, target_known = false;
       std::string target_notes;
-      for (const Paper &row : paper) {
+      for (const ck_paper::PreemptionRow &row : ck_paper::table3) {
          const auto load_it = std::find_if(loads.begin(), loads.end(),
                                            [&](const GraphicsLoad &l) { return l.name == row.load; });
          if (load_it == loads.end())
@@ -1463,7 +1193,7 @@ private:
 
 int main(int argc, char **argv)
 {
-   const Options options = parse(argc, argv);
+   const Options options = ck_eval::parse_options(argc, argv);
    try {
       Eval eval(options);
       return eval.run();
