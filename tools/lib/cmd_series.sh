@@ -20,8 +20,7 @@ does not build.
   PATCH...   these patches (file names or their numbers, e.g. 0007)
 
 A check that passes writes the checked patches' sha256 into
-patches/series.checked; commit it with the patches. 'tools/ck test' runs
---changed, so a series whose record is current costs nothing there.
+patches/series.checked; commit it with the patches.
 EOF
 }
 
