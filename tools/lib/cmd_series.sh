@@ -19,8 +19,9 @@ does not build.
   --all      every patch
   PATCH...   these patches (file names or their numbers, e.g. 0007)
 
-A check that passes writes the checked patches' sha256 into
-patches/series.checked; commit it with the patches.
+Each prefix that builds gets its last patch's sha256 written into
+patches/series.checked (so an interrupted check keeps what it showed);
+commit it with the patches.
 EOF
 }
 
@@ -38,17 +39,17 @@ series_changed_patches() {
    done < <(series_patches)
 }
 
-# Rewrite the record: the checked patches' current sums, and the earlier
-# entries of the patches still in the series that were not checked now.
+# Record that the prefix ending at patch P builds: the record keeps, in
+# series order, the current sum of P and the entries of the other patches
+# still in the series.
 series_record() {
-   local checked=$1 p sum tmp=$CK_SERIES_RECORD.tmp
+   local checked=$1 p tmp=$CK_SERIES_RECORD.tmp
    : >"$tmp"
    while read -r p; do
-      if grep -q -x -F "$p" "$checked"; then
-         sum=$(sha256_of "$CK_ROOT/patches/$p")
-         printf '%s  %s\n' "$sum" "$p" >>"$tmp"
+      if [ "$p" = "$checked" ]; then
+         printf '%s  %s\n' "$(sha256_of "$CK_ROOT/patches/$p")" "$p" >>"$tmp"
       else
-         grep -E "  ${p//./\\.}\$" "$CK_SERIES_RECORD" 2>/dev/null >>"$tmp" || true
+         awk -v patch="$p" '$2 == patch' "$CK_SERIES_RECORD" 2>/dev/null >>"$tmp" || true
       fi
    done < <(series_patches)
    mv "$tmp" "$CK_SERIES_RECORD"
@@ -110,9 +111,9 @@ cmd_check_series() {
       build_mesa_tree "$CK_SERIES_SRC" "$CK_SERIES_BUILD" "Mesa with patches 1-$n of $total" ||
          die "the series does not build at $p (patch $n of $total); log: $CK_SERIES_BUILD.build.log"
       note "prefix 1-$n ($p) builds ($(( $(date +%s) - start )) s)"
+      series_record "$p"
       [ "$p" = "$last" ] && break
    done < <(series_patches)
-   series_record "$targets"
    CK_STEP=""
    note "check-series: $(wc -l <"$targets") prefixes build; recorded in patches/series.checked"
 }
