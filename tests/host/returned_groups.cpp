@@ -10,9 +10,10 @@
 // forks onto the freed unit.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
-#include "expect.hpp"
 #include "resize_probe.hpp"
 #include "watchdog.hpp"
+
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
@@ -69,71 +70,64 @@ enum { M_CHANGED, KILLS_LEFT, WATCHED, FORKED, M_AFTER_FORK, RESULTS };
 
 } // namespace
 
-int main()
+TEST(ReturnedGroups, StayActive)
 {
-   try {
-      const char *policy_env = std::getenv("CK_POLICY");
-      const std::string policy = policy_env ? policy_env : "default";
-      const bool forks_offered = policy != "never";
-      cl_device_id device = cl_host::first_device();
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      if (units < 2) {
-         std::printf("SKIP: needs at least 2 compute units\n");
-         return 77;
-      }
-      cl_host::Context context = cl_host::create_context(device);
-      cl_host::Queue queue = cl_host::create_queue(context, device, /*profiling=*/true);
-      cl_host::Program program = cl_host::build_or_throw(context, device, source);
-      cl_host::Kernel kernel = cl_host::create_kernel(program, "top_returns");
-      size_t max_active = 0;
-      cl_host::check(clGetKernelWorkGroupInfo(kernel, device,
-                                              CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
-                                              sizeof(max_active), &max_active, nullptr),
-                     "clGetKernelWorkGroupInfo");
-      cl_host::Watchdog watchdog("the returned work-groups test", std::chrono::seconds(60));
+   const char *policy_env = std::getenv("CK_POLICY");
+   const std::string policy = policy_env ? policy_env : "default";
+   const bool forks_offered = policy != "never";
+   cl_device_id device = cl_host::first_device();
+   const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+   if (units < 2)
+      GTEST_SKIP() << "needs at least 2 compute units";
+   cl_host::Context context = cl_host::create_context(device);
+   cl_host::Queue queue = cl_host::create_queue(context, device, /*profiling=*/true);
+   cl_host::Program program = cl_host::build_or_throw(context, device, source);
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "top_returns");
+   size_t max_active = 0;
+   cl_host::check(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
+                                           sizeof(max_active), &max_active, nullptr),
+                  "clGetKernelWorkGroupInfo");
+   cl_host::Watchdog watchdog("the returned work-groups test", std::chrono::seconds(60));
 
-      for (int launch = 0; launch < 20; ++launch) {
-         cl_uint zeros[RESULTS] = {}, top_left = 0;
-         cl_host::Buffer results = cl_host::create_buffer(
-            context, CL_MEM_COPY_HOST_PTR, sizeof(zeros), zeros);
-         cl_host::Buffer flag = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
-                                                       sizeof(top_left), &top_left);
-         cl_host::set_arg(kernel, 0, results.get());
-         cl_host::set_arg(kernel, 1, flag.get());
-         cl_host::set_arg(kernel, 2, cl_uint(200000));
-         const size_t local = 8, global = local * (units + 1);
-         cl_event raw_event = nullptr;
-         cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0,
-                                               nullptr, &raw_event),
-                        "clEnqueueNDRangeKernel");
-         cl_host::Event event(raw_event);
-         cl_host::check(clFinish(queue), "clFinish");
-         const auto got = cl_host::read_buffer<cl_uint>(queue, results, RESULTS);
-         const cl_ulong most_active =
-            cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT);
-         std::printf("launch %d (%s): M changed %u times, kills left %u, forked %u, M after "
-                     "fork %u, most active %llu (CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT %zu)\n",
-                     launch, policy.c_str(), got[M_CHANGED], got[KILLS_LEFT], got[FORKED],
-                     got[M_AFTER_FORK], (unsigned long long)most_active, max_active);
-         cl_host::expect(got[M_CHANGED] == 0,
-                         "get_num_groups() still counts the work-group that returned");
-         cl_host::expect(got[KILLS_LEFT] == 0,
-                         "no kill stays requested that only a returned work-group could "
-                         "let through");
-         if (forks_offered) {
-            cl_host::expect(got[FORKED] == 1 && got[M_AFTER_FORK] == units + 1,
-                            "a fork takes the returned work-group's unit: M = units + 1");
-            cl_host::expect(most_active == units + 1 && max_active == units,
-                            "MAX_ACTIVE counts the returned work-group: one above "
-                            "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT");
-         } else {
-            cl_host::expect(got[FORKED] == 0 && most_active == units,
-                            "without offers nothing forks");
-         }
+   for (int launch = 0; launch < 20; ++launch) {
+      SCOPED_TRACE("launch " + std::to_string(launch) + " (" + policy + ")");
+      cl_uint zeros[RESULTS] = {}, top_left = 0;
+      cl_host::Buffer results =
+         cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(zeros), zeros);
+      cl_host::Buffer flag =
+         cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(top_left), &top_left);
+      cl_host::set_arg(kernel, 0, results.get());
+      cl_host::set_arg(kernel, 1, flag.get());
+      cl_host::set_arg(kernel, 2, cl_uint(200000));
+      const size_t local = 8, global = local * (units + 1);
+      cl_event raw_event = nullptr;
+      cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0,
+                                            nullptr, &raw_event),
+                     "clEnqueueNDRangeKernel");
+      cl_host::Event event(raw_event);
+      cl_host::check(clFinish(queue), "clFinish");
+      const auto got = cl_host::read_buffer<cl_uint>(queue, results, RESULTS);
+      const cl_ulong most_active =
+         cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT);
+      std::printf("launch %d (%s): M changed %u times, kills left %u, forked %u, M after "
+                  "fork %u, most active %llu (CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT %zu)\n",
+                  launch, policy.c_str(), got[M_CHANGED], got[KILLS_LEFT], got[FORKED],
+                  got[M_AFTER_FORK], (unsigned long long)most_active, max_active);
+      EXPECT_EQ(got[M_CHANGED], 0u)
+         << "get_num_groups() still counts the work-group that returned";
+      EXPECT_EQ(got[KILLS_LEFT], 0u)
+         << "no kill stays requested that only a returned work-group could let through";
+      if (forks_offered) {
+         EXPECT_EQ(got[FORKED], 1u) << "a fork takes the returned work-group's unit";
+         EXPECT_EQ(got[M_AFTER_FORK], units + 1)
+            << "a fork takes the returned work-group's unit: M = units + 1";
+         EXPECT_EQ(most_active, units + 1)
+            << "MAX_ACTIVE counts the returned work-group: one above "
+               "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT";
+         EXPECT_EQ(max_active, units) << "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT is the units";
+      } else {
+         EXPECT_EQ(got[FORKED], 0u) << "without offers nothing forks";
+         EXPECT_EQ(most_active, units) << "without offers nothing forks";
       }
-   } catch (const std::exception &error) {
-      std::fprintf(stderr, "returned_groups: %s\n", error.what());
-      return 1;
    }
-   return cl_host::expectations_status();
 }
