@@ -8,10 +8,12 @@
 // the same queue runs as usual.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
-#include "expect.hpp"
 #include "watchdog.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <memory>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -167,28 +169,28 @@ void run_stuck(cl_context context, cl_command_queue queue, cl_program program,
    std::printf("%s, %zu work-groups: status %d, clWaitForEvents %s, callback %s %d\n",
                test.kernel, groups, status, cl_host::error_name(waited),
                callback.called ? "called with" : "not called", callback.status.load());
-   const std::string what = std::string(test.kernel) + ": ";
-   cl_host::expect(status == CL_COOPERATIVE_BARRIER_STUCK_EXT,
-                   what + "the event reports CL_COOPERATIVE_BARRIER_STUCK_EXT");
-   cl_host::expect(waited == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-                   what + "clWaitForEvents fails with "
-                          "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST");
-   cl_host::expect(callback.called && callback.status == CL_COOPERATIVE_BARRIER_STUCK_EXT,
-                   what + "the CL_COMPLETE callback gets the error");
+   SCOPED_TRACE(std::string(test.kernel) + ", " + std::to_string(groups) + " work-groups");
+   EXPECT_EQ(status, CL_COOPERATIVE_BARRIER_STUCK_EXT)
+      << "the event reports CL_COOPERATIVE_BARRIER_STUCK_EXT";
+   EXPECT_EQ(waited, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+      << "clWaitForEvents fails with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+   EXPECT_TRUE(callback.called) << "the CL_COMPLETE callback is called";
+   EXPECT_EQ(callback.status.load(), CL_COOPERATIVE_BARRIER_STUCK_EXT)
+      << "the CL_COMPLETE callback gets the error";
    // The line where the frontend keeps debug information (Clover does).
    const std::string named = std::string("kernel '") + test.kernel + "': " + test.barrier;
    const std::string message = named + " can never complete";
    const std::string with_line =
       named + " (line " + std::to_string(stuck_line(test.kernel)) + ") can never complete";
-   cl_host::expect(printed.find(message) != std::string::npos ||
-                      printed.find(with_line) != std::string::npos,
-                   what + "stderr says \"" + message + "\" or \"" + with_line + "\"");
+   EXPECT_TRUE(printed.find(message) != std::string::npos ||
+               printed.find(with_line) != std::string::npos)
+      << "stderr says \"" << message << "\" or \"" << with_line << "\"";
    if (test.notes_leaver) {
       const auto got = cl_host::read_buffer<cl_uint>(queue, counter, 3);
       const std::string returned = "work-group " + std::to_string(got[2]) + " returned";
-      cl_host::expect(printed.find(returned) != std::string::npos,
-                      what + "stderr says \"" + returned + "\"");
-      cl_host::expect(got[1] == 0, what + "no work-group passed the stuck barrier");
+      EXPECT_NE(printed.find(returned), std::string::npos)
+         << "stderr says \"" << returned << "\"";
+      EXPECT_EQ(got[1], 0u) << "no work-group passed the stuck barrier";
    }
 }
 
@@ -207,41 +209,68 @@ void run_good(cl_context context, cl_command_queue queue, cl_program program, si
    cl_host::Event event(raw_event);
    cl_host::check(clWaitForEvents(1, &raw_event), "clWaitForEvents");
    const auto got = cl_host::read_buffer<cl_uint>(queue, sum, 3);
-   cl_host::expect(cl_host::event_status(event) == CL_COMPLETE && got[0] == got[2] &&
-                      got[1] == got[2] && got[2] >= 1 && got[2] <= groups,
-                   "the next launch on the queue completes, every active work-group at its "
-                   "barrier");
+   // The next launch on the queue completes, every active work-group at its barrier.
+   EXPECT_EQ(cl_host::event_status(event), CL_COMPLETE) << "the next launch completes";
+   EXPECT_EQ(got[0], got[2]) << "every active work-group counted itself";
+   EXPECT_EQ(got[1], got[2]) << "every active work-group arrived at the barrier";
+   EXPECT_GE(got[2], 1u);
+   EXPECT_LE(got[2], groups);
 }
+
+// The device, its context and the program, shared by the cases; the
+// watchdog spans them all.
+class StuckBarrier : public testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      shared = std::make_unique<Shared>();
+      shared->device = cl_host::first_device();
+      shared->units = cl_host::device_uint(shared->device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      shared->context = cl_host::create_context(shared->device);
+      shared->queue = cl_host::create_queue(shared->context, shared->device);
+      shared->program = cl_host::build_or_throw(shared->context, shared->device, source);
+   }
+   static void TearDownTestSuite() { shared.reset(); }
+
+   void SetUp() override { ASSERT_TRUE(shared->program.get()) << "the program did not build"; }
+
+   // Each case with as many work-groups as units, and more than units.
+   static void run_case(const Case &test)
+   {
+      for (size_t groups : {size_t(shared->units), size_t(2 * shared->units + 1)}) {
+         for (int repeat = 0; repeat < 3; ++repeat) {
+            run_stuck(shared->context, shared->queue, shared->program, test, groups);
+            run_good(shared->context, shared->queue, shared->program, groups);
+         }
+      }
+   }
+
+   struct Shared {
+      cl_host::Watchdog watchdog{"the stuck barrier test", std::chrono::seconds(90)};
+      cl_device_id device = nullptr;
+      cl_uint units = 0;
+      cl_host::Context context;
+      cl_host::Queue queue;
+      cl_host::Program program;
+   };
+   static std::unique_ptr<Shared> shared;
+};
+
+std::unique_ptr<StuckBarrier::Shared> StuckBarrier::shared;
 
 } // namespace
 
-int main()
+TEST_F(StuckBarrier, ExtraBarrier)
 {
-   try {
-      cl_device_id device = cl_host::first_device();
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      cl_host::Context context = cl_host::create_context(device);
-      cl_host::Queue queue = cl_host::create_queue(context, device);
-      cl_host::Program program = cl_host::build_or_throw(context, device, source);
-      cl_host::Watchdog watchdog("the stuck barrier test", std::chrono::seconds(90));
+   run_case({"extra_barrier", false, "global_barrier call 1"});
+}
 
-      const Case cases[] = {
-         {"extra_barrier", false, "global_barrier call 1"},
-         {"returns_between_barriers", true, "global_barrier call 2"},
-         {"returns_before_resizing", true, "resizing_global_barrier call 1"},
-      };
-      // As many work-groups as units, and more than units.
-      for (size_t groups : {size_t(units), size_t(2 * units + 1)}) {
-         for (const Case &test : cases) {
-            for (int repeat = 0; repeat < 3; ++repeat) {
-               run_stuck(context, queue, program, test, groups);
-               run_good(context, queue, program, groups);
-            }
-         }
-      }
-   } catch (const std::exception &error) {
-      std::fprintf(stderr, "stuck_barrier: %s\n", error.what());
-      return 1;
-   }
-   return cl_host::expectations_status();
+TEST_F(StuckBarrier, ReturnsBetweenBarriers)
+{
+   run_case({"returns_between_barriers", true, "global_barrier call 2"});
+}
+
+TEST_F(StuckBarrier, ReturnsBeforeResizing)
+{
+   run_case({"returns_before_resizing", true, "resizing_global_barrier call 1"});
 }
