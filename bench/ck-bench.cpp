@@ -15,21 +15,27 @@
 //  - resizing: an ordinary kernel that needs k units at once takes them from
 //    a cooperative kernel (k = 1, N/4, N/2, N-1): the gather time, and the
 //    fork latency when the units come back, from the launch statistics.
-// Every figure is the median over --repeats runs, with the minimum and maximum.
+// Google Benchmark runs each measurement --repeats times (repetitions
+// interleaved at random, so that the machine's drift falls on all of them)
+// and reports the median, mean and spread; the ratios that compare
+// measurements are printed after them, from the medians.
 #include "cl_host.hpp"
 #include "resize_probe.hpp"
 #include "statistics.hpp"
 #include "watchdog.hpp"
 
+#include <benchmark/benchmark.h>
 #include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,25 +49,6 @@ struct Options {
    std::string include = "include";
    int repeats = 5;
 };
-
-using ck_statistics::Spread;
-using ck_statistics::spread_of;
-
-// A deadlock ends the process through the watchdog: one per measurement, not
-// per launch (starting its thread would cost more than a launch).
-Spread measure(int repeats, const std::function<double()> &run_once)
-{
-   cl_host::Watchdog watchdog("a benchmark", std::chrono::seconds(300));
-   std::vector<double> samples;
-   for (int i = 0; i < repeats; ++i)
-      samples.push_back(run_once());
-   return spread_of(samples);
-}
-
-void print_row(const char *what, const Spread &s, const char *unit)
-{
-   std::printf("  %-44s %10.2f %s  (min %.2f, max %.2f)\n", what, s.median, unit, s.min, s.max);
-}
 
 double seconds_since(Clock::time_point start)
 {
@@ -225,106 +212,176 @@ private:
    cl_uint units_ = 0;
 };
 
+// One benchmark whose single iteration is a measurement in seconds;
+// `counters` adds the measurement's other figures.
+template <typename Measure>
+void register_measurement(const std::string &name, int repeats, Measure measure)
+{
+   benchmark::RegisterBenchmark(name.c_str(), [name, measure](benchmark::State &state) {
+      cl_host::Watchdog watchdog("benchmark " + name, std::chrono::seconds(300));
+      for (auto _ : state)
+         state.SetIterationTime(measure(state));
+   })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Repetitions(repeats)
+      ->ComputeStatistics("min", [](const std::vector<double> &v) { return ck_statistics::min_of(v); })
+      ->ComputeStatistics("max", [](const std::vector<double> &v) { return ck_statistics::max_of(v); })
+      ->ReportAggregatesOnly(true)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+// The console table, and the medians it shows, for the ratios after it.
+class MedianReporter : public benchmark::ConsoleReporter {
+public:
+   MedianReporter() : ConsoleReporter(OO_Tabular) {}
+
+   void ReportRuns(const std::vector<Run> &runs) override
+   {
+      for (const Run &run : runs)
+         // The median over repetitions, or the one run there is.
+         if (run.aggregate_name == "median" ||
+             (run.run_type == Run::RT_Iteration && run.repetitions == 1)) {
+            const std::string &benchmark = run.run_name.function_name;
+            medians_[benchmark] = run.GetAdjustedRealTime();
+            for (const auto &[name, counter] : run.counters)
+               medians_[benchmark + ":" + name] = counter.value;
+         }
+      ConsoleReporter::ReportRuns(runs);
+   }
+
+   // The median of `name` (or of its counter, "name:counter"); NaN if absent.
+   double median(const std::string &name) const
+   {
+      const auto found = medians_.find(name);
+      return found == medians_.end() ? NAN : found->second;
+   }
+
+private:
+   std::map<std::string, double> medians_;
+};
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+   // Our flags, then Google Benchmark's (--benchmark_filter=..., ...).
    Options options;
-   for (int i = 1; i + 1 < argc; i += 2) {
-      std::string flag = argv[i];
-      if (flag == "--kernels")
-         options.kernels = argv[i + 1];
-      else if (flag == "--include")
-         options.include = argv[i + 1];
-      else if (flag == "--repeats")
-         options.repeats = std::max(1, std::atoi(argv[i + 1]));
+   std::vector<char *> benchmark_args = {argv[0]};
+   // A default that --benchmark_enable_random_interleaving=false overrides.
+   std::string interleave = "--benchmark_enable_random_interleaving=true";
+   benchmark_args.push_back(interleave.data());
+   for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      const bool has_value = i + 1 < argc;
+      if (flag == "--kernels" && has_value)
+         options.kernels = argv[++i];
+      else if (flag == "--include" && has_value)
+         options.include = argv[++i];
+      else if (flag == "--repeats" && has_value)
+         options.repeats = std::max(1, std::atoi(argv[++i]));
+      else if (flag.rfind("--benchmark_", 0) == 0)
+         benchmark_args.push_back(argv[i]);
       else {
-         std::fprintf(stderr, "usage: ck-bench [--kernels DIR] [--include DIR] [--repeats N]\n");
+         std::fprintf(stderr, "usage: ck-bench [--kernels DIR] [--include DIR] [--repeats N] "
+                              "[--benchmark_...]\n");
          return 2;
       }
    }
+   int benchmark_argc = int(benchmark_args.size());
+   benchmark::Initialize(&benchmark_argc, benchmark_args.data());
    try {
       Bench bench(options);
       const unsigned units = bench.units();
       const int repeats = options.repeats;
-      std::printf("compute units: %u, %d repeats each\n", units, repeats);
+      std::printf("compute units: %u, %d repetitions each (time: the median)\n", units, repeats);
 
-      const Spread launch = measure(repeats, [&] { return bench.empty_launch_us(); });
-      print_row("empty 1-group launch, enqueue to finish", launch, "us");
-
+      using State = benchmark::State;
+      register_measurement("launch/empty_1_group", repeats,
+                           [&](State &) { return bench.empty_launch_us() / 1e6; });
       const auto barrier_time = std::chrono::milliseconds(100);
-      const Spread cooperative_barrier =
-         measure(repeats, [&] { return bench.barrier_us(true, barrier_time); });
-      const Spread persistent_barrier =
-         measure(repeats, [&] { return bench.barrier_us(false, barrier_time); });
-      const Spread pthread_barrier =
-         measure(repeats, [&] { return host_barrier_us(units, 20000, true); });
-      const Spread yield_barrier =
-         measure(repeats, [&] { return host_barrier_us(units, 20000, false); });
-      print_row("global_barrier (cooperative)", cooperative_barrier, "us");
-      print_row("occupancy-bound barrier (persistent threads)", persistent_barrier, "us");
-      print_row("host pthread_barrier_wait", pthread_barrier, "us");
-      print_row("host spin-and-yield barrier", yield_barrier, "us");
-      std::printf("  ratio global_barrier / spin-and-yield: %.2f (goal <= 2)\n",
-                  cooperative_barrier.median / yield_barrier.median);
+      register_measurement("barrier/global_barrier_cooperative", repeats, [&](State &) {
+         return bench.barrier_us(true, barrier_time) / 1e6;
+      });
+      register_measurement("barrier/occupancy_bound_persistent", repeats, [&](State &) {
+         return bench.barrier_us(false, barrier_time) / 1e6;
+      });
+      register_measurement("barrier/host_pthread_barrier", repeats,
+                           [&](State &) { return host_barrier_us(units, 20000, true) / 1e6; });
+      register_measurement("barrier/host_spin_and_yield", repeats,
+                           [&](State &) { return host_barrier_us(units, 20000, false) / 1e6; });
 
-      // Runs alternate, so that the machine's drift falls on both builds.
+      // The two builds of the relaxation run in one repetition, so that each
+      // ratio compares runs made at the same time.
       const int n = 16384, steps = 1000;
       const unsigned cpus = std::thread::hardware_concurrency();
-      const bool both = units <= cpus;
-      std::vector<double> cooperative_ms, persistent_ms, ratios;
-      {
-         cl_host::Watchdog watchdog("the relaxations", std::chrono::seconds(300));
-         for (int r = 0; r < repeats; ++r) {
-            cooperative_ms.push_back(bench.relax_ms(true, n, steps));
-            if (both) {
-               persistent_ms.push_back(bench.relax_ms(false, n, steps));
-               ratios.push_back(cooperative_ms.back() / persistent_ms.back());
-            }
+      const bool paired = units <= cpus;
+      register_measurement("relaxation/cooperative", repeats, [&, paired](State &state) {
+         const double cooperative_ms = bench.relax_ms(true, n, steps);
+         state.counters["cooperative_ms"] = cooperative_ms;
+         if (paired) {
+            const double persistent_ms = bench.relax_ms(false, n, steps);
+            state.counters["persistent_ms"] = persistent_ms;
+            state.counters["slowdown"] = cooperative_ms / persistent_ms;
          }
-      }
-      print_row("relaxation, cooperative (resizing barriers)", spread_of(cooperative_ms), "ms");
-      if (both) {
-         print_row("relaxation, persistent threads", spread_of(persistent_ms), "ms");
-         const Spread ratio = spread_of(ratios);
-         std::printf("  slowdown cooperative / persistent: %.3f (min %.3f, max %.3f; fast-path "
-                     "cost, runs paired)\n",
-                     ratio.median, ratio.min, ratio.max);
-      } else {
-         std::printf("  relaxation, persistent threads: skipped (%u units on %u CPUs: its\n"
-                     "  barriers spin through whole time slices, see the barrier above)\n",
-                     units, cpus);
-      }
+         return cooperative_ms / 1e3;
+      });
 
       const char *policy = std::getenv("CK_POLICY");
-      if (policy && std::string(policy) != "default") {
-         std::printf("  resizing: skipped (CK_POLICY=%s; the probes need the default policy)\n",
-                     policy);
-      } else if (units >= 2) {
-         std::vector<cl_uint> asked;
+      const bool probes = units >= 2 && (!policy || std::string(policy) == "default");
+      std::vector<cl_uint> asked;
+      if (probes)
          for (cl_uint k : {1u, units / 4, units / 2, units - 1})
             if (k >= 1 && std::find(asked.begin(), asked.end(), k) == asked.end())
                asked.push_back(k);
-         std::printf("  resizing: an ordinary kernel takes k units from a cooperative kernel on "
-                     "all %u\n", units);
-         std::vector<double> all_forks;
-         for (cl_uint k : asked) {
-            std::vector<double> gathers, forks;
-            for (int r = 0; r < repeats; ++r) {
-               const cl_host::ResizeProbe probe = bench.resize(k);
-               for (cl_ulong ns : probe.gather_ns)
-                  gathers.push_back(ns / 1e6);
-               for (cl_ulong ns : probe.fork_ns)
-                  forks.push_back(ns / 1e3);
-            }
-            all_forks.insert(all_forks.end(), forks.begin(), forks.end());
-            const std::string label = "k=" + std::to_string(k);
-            print_row((label + ": gather time").c_str(), spread_of(gathers), "ms");
-            print_row((label + ": fork latency").c_str(), spread_of(forks), "us");
-         }
-         const Spread fork = spread_of(all_forks);
-         std::printf("  ratio fork latency / empty launch: %.2f (goal <= 2)\n",
-                     fork.median / launch.median);
+      for (cl_uint k : asked)
+         register_measurement("resize/ordinary_takes_k=" + std::to_string(k), repeats,
+                              [&, k](State &state) {
+                                 const cl_host::ResizeProbe probe = bench.resize(k);
+                                 std::vector<double> gathers, forks;
+                                 for (cl_ulong ns : probe.gather_ns)
+                                    gathers.push_back(ns / 1e6);
+                                 for (cl_ulong ns : probe.fork_ns)
+                                    forks.push_back(ns / 1e3);
+                                 state.counters["gather_ms"] = ck_statistics::median(gathers);
+                                 state.counters["fork_us"] = ck_statistics::median(forks);
+                                 return ck_statistics::median(gathers) / 1e3;
+                              });
+
+      MedianReporter reporter;
+      benchmark::RunSpecifiedBenchmarks(&reporter);
+      benchmark::Shutdown();
+
+      // A ratio whose parts a --benchmark_filter left out is not printed.
+      const auto print_ratio = [](const char *what, double ratio, const char *note) {
+         if (std::isfinite(ratio))
+            std::printf("  %s: %.3f (%s)\n", what, ratio, note);
+      };
+      std::printf("\nratios of the medians:\n");
+      print_ratio("global_barrier / host spin-and-yield barrier",
+                  reporter.median("barrier/global_barrier_cooperative") /
+                     reporter.median("barrier/host_spin_and_yield"),
+                  "goal <= 2");
+      if (paired)
+         print_ratio("relaxation, cooperative / persistent threads",
+                     reporter.median("relaxation/cooperative:slowdown"),
+                     "the fast paths' cost; runs paired");
+      else
+         std::printf("  relaxation, persistent threads: skipped (%u units on %u CPUs: its "
+                     "barriers spin through whole time slices)\n",
+                     units, cpus);
+      if (probes) {
+         std::vector<double> forks;
+         for (cl_uint k : asked)
+            forks.push_back(reporter.median("resize/ordinary_takes_k=" + std::to_string(k) +
+                                            ":fork_us"));
+         print_ratio("fork latency / empty launch",
+                     ck_statistics::median(ck_statistics::finite(forks)) /
+                        reporter.median("launch/empty_1_group"),
+                     "goal <= 2");
+      } else {
+         std::printf("  resizing: skipped (%s)\n",
+                     units < 2 ? "one compute unit" : "the probes need CK_POLICY=default");
       }
    } catch (const std::exception &error) {
       std::fprintf(stderr, "ck-bench: %s\n", error.what());

@@ -3,7 +3,7 @@
 bench_help() {
    cat <<EOF2
 usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
-       tools/ck bench [micro] [--threads "2 4 8"] [--repeats N]
+       tools/ck bench [micro] [--threads "2 4 8"] [--repeats N] [-- --benchmark_...]
        tools/ck bench runtime [--repeats N] [--runs N] [--scale test|bench] [--apps NAME,...]
        tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
                               [--program FILE.cl]...
@@ -26,7 +26,10 @@ micro (the default)
   fast-path cost of a cooperative kernel against the same source as
   persistent-thread code, and the gather time and fork latency when an
   ordinary kernel takes k = 1, N/4, N/2, N-1 units from a cooperative one.
-  Prints medians with min and max over --repeats (default 5).
+  Google Benchmark runs each --repeats times (default 5), repetitions
+  interleaved at random, and prints median, mean, spread, min and max;
+  then the ratios of the medians. --benchmark_... flags after '--' go to
+  Google Benchmark (e.g. -- --benchmark_filter=barrier).
 
 runtime
   Run time of ordinary kernels, patched against unpatched Mesa (built as
@@ -138,11 +141,12 @@ cmd_bench() {
 }
 
 bench_micro() {
-   local threads="2 4 8" repeats=5
+   local threads="2 4 8" repeats=5 extra=()
    while [ $# -gt 0 ]; do
       case "$1" in
          --threads) threads=$2; shift ;;
          --repeats) repeats=$2; shift ;;
+         --) shift; extra=("$@"); break ;;
          -h|--help) bench_help; return 0 ;;
          *) bench_help >&2; die "unknown option '$1'" ;;
       esac
@@ -155,7 +159,8 @@ bench_micro() {
    for t in $threads; do
       step "benchmarks with LP_NUM_THREADS=$t"
       LP_NUM_THREADS=$t CK_POLICY=default "$CK_PLUGIN_BUILD/bench/ck-bench" \
-         --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --repeats "$repeats"
+         --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --repeats "$repeats" \
+         "${extra[@]}"
    done
    CK_STEP=""
 }

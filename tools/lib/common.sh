@@ -48,7 +48,7 @@ CK_PACKAGES=(
    rustc bindgen
    # OpenCL loader and headers, tests and plots
    ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo piglit
-   libgtest-dev googletest nlohmann-json3-dev python3-matplotlib
+   libgtest-dev googletest nlohmann-json3-dev libbenchmark-dev python3-matplotlib
    # the protocol model (tests/model)
    spin
 )
