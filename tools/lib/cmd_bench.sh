@@ -9,7 +9,7 @@ usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
                               [--program FILE.cl]...
        tools/ck bench progress [--configs LIST] [--threads N] [--timeout S] [--confirm S]
                                [--sample K | --short] [--out DIR] [-- RUNNER ARGS]
-       tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N]
+       tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N] [--platform pocl]
                       [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
 
 Builds if needed, then measures. Benchmarks are not tests: nothing here
@@ -94,6 +94,9 @@ table2, fig5, fig6, all
   DIR/NAME.png (bench/eval_plots.py). DIR is --out (default $CK_BUILD/eval).
     table2  cooperative against persistent-thread slowdown, no multitasking:
             CK_POLICY=never, --threads default: the number of CPUs ($(nproc)).
+            --platform pocl also runs the persistent-thread builds on Debian's
+            PoCL (installed if missing) and prints them beside ours
+            (DIR/table2-pocl.txt, bench/table2_against.py).
     fig5    gather time and matmul time when the matmul asks for 1, N/4,
             N/2, N-1 of the N units, query and without-query barriers.
     fig6    cooperative slowdown and achieved period under light (70/3 ms),
@@ -275,10 +278,14 @@ bench_progress() {
 bench_eval() {
    local sub=$1
    shift
-   local threads="" out=$CK_BUILD/eval
+   local threads="" out=$CK_BUILD/eval platform=""
    local args=()
    while [ $# -gt 0 ]; do
       case "$1" in
+         --platform)
+            [ "${2:-}" = pocl ] || die "--platform takes 'pocl' (Debian's pocl-opencl-icd), got '${2:-}'"
+            [ "$sub" = table2 ] || die "--platform is for table2"
+            platform=$2; shift ;;
          --threads)
             [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--threads takes one number for $sub, got '${2:-}'"
             threads=$2; shift ;;
@@ -320,6 +327,24 @@ bench_eval() {
          tee "$out/$s.txt" || rc=$?
       [ "$rc" -eq 0 ] || failed+=("$s (exit $rc)")
    done
+   if [ "$platform" = pocl ] && [ "$rc" -eq 0 ]; then
+      # PoCL has no cooperative kernels: its persistent-thread builds, on as
+      # many work-groups as ours had (one per compute unit).
+      ensure_pocl
+      step "persistent-thread builds on PoCL ($t threads)"
+      rc=0
+      (
+         eval "$(progress_env pocl "$t")"
+         "$CK_PLUGIN_BUILD/bench/ck-eval" persistent --groups "$t" --kernels "$CK_ROOT/kernels" \
+            --include "$CK_ROOT/include" --out "$out/pocl" "${args[@]}"
+      ) | tee "$out/pocl.txt" || rc=$?
+      if [ "$rc" -eq 0 ]; then
+         /usr/bin/python3 "$CK_ROOT/bench/table2_against.py" --ours "$out/table2.csv" \
+            --other "$out/pocl/persistent.csv" --name PoCL | tee "$out/table2-pocl.txt"
+      else
+         failed+=("persistent on PoCL (exit $rc)")
+      fi
+   fi
    CK_STEP=""
    step "plots in $out"
    /usr/bin/python3 "$CK_ROOT/bench/eval_plots.py" --dir "$out"
