@@ -7,7 +7,7 @@
 // ends the test through the watchdog.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
-#include "expect.hpp"
+#include "host_test.hpp"
 #include "resize_probe.hpp"
 #include "watchdog.hpp"
 
@@ -126,7 +126,7 @@ Events run_work_stealing(cl_context context, cl_device_id device, cl_program pro
    for (cl_uint count : counts)
       wrong += count != 1;
    std::printf("work stealing: %zu of %u tasks not done exactly once\n", wrong, tasks);
-   cl_host::expect(wrong == 0, "work stealing: every task done exactly once");
+   EXPECT_EQ(wrong, 0u) << "work stealing: every task done exactly once";
    std::vector<cl_uint> s = cl_host::read_buffer<cl_uint>(queue, stats, 3);
    Events events;
    events.forks = s[1];
@@ -167,8 +167,8 @@ Events run_relaxation(cl_context context, cl_device_id device, cl_program progra
       cells.swap(next);
    }
    std::vector<int> result = cl_host::read_buffer<int>(queue, steps % 2 ? b : a, n);
-   cl_host::expect(result == cells, std::string("relaxation") + variant +
-                                       ": exact result after 1500 resizing barriers");
+   EXPECT_TRUE(result == cells) << "relaxation" << variant
+                                << ": exact result after 1500 resizing barriers";
    Events events;
    events.kills = cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_KILLS_EXT);
    events.forks = cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_FORKS_EXT);
@@ -177,91 +177,96 @@ Events run_relaxation(cl_context context, cl_device_id device, cl_program progra
    return events;
 }
 
+// The directories given on the command line.
+std::string kernels_dir, include_dir;
+
 } // namespace
+
+// One test: how the kernels share the units is what it tests.
+TEST(Stress, CooperativeKernelsBesideOrdinaryOnes)
+{
+   const char *policy = std::getenv("CK_POLICY");
+   std::printf("CK_POLICY=%s\n", policy ? policy : "(default)");
+   cl_device_id device = cl_host::first_device();
+   const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+   cl_host::Context context = cl_host::create_context(device);
+   const std::string source =
+      cl_host::read_file(include_dir + "/cooperative_kernels.cl.h") +
+      cl_host::read_file(kernels_dir + "/relax_cooperative.cl") + own_kernels;
+   cl_host::Program program = cl_host::build_or_throw(context, device, source);
+   // The same kernels with FSE'17's first resizing barrier (no query).
+   cl_host::Program without_query =
+      cl_host::build_or_throw(context, device, "#define CK_RESIZING_WITHOUT_QUERY\n" + source);
+
+   cl_host::Watchdog watchdog("the stress test", std::chrono::seconds(240));
+   std::atomic<bool> stop{false};
+   std::vector<long> launches(ordinary_threads, 0);
+   std::vector<std::thread> threads;
+   for (int t = 0; t < ordinary_threads; ++t)
+      threads.emplace_back([&, t] { launches[t] = launch_ordinary(context, device, program, stop); });
+
+   // How many kills and forks one run sees depends on timing (from ~30
+   // when other tests share the CPUs to thousands): under a random
+   // policy, run the work stealing again (each run checked) until the
+   // kernel has been resized often enough, for at most a minute.
+   const cl_ulong minimum = policy && std::string(policy).rfind("random:", 0) == 0 ? 350 : 0;
+   const auto rounds_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+   cl_ulong events = 0;
+   int rounds = 0;
+   // Two cooperative kernels at once share the units: the relaxation
+   // runs on a host thread of its own while the work stealing runs.
+   std::exception_ptr relaxation_error;
+   Events relaxation_events;
+   std::thread relaxation([&] {
+      try {
+         relaxation_events = run_relaxation(context, device, program, 4 * units, "");
+      } catch (...) {
+         relaxation_error = std::current_exception();
+      }
+   });
+   do {
+      const Events stealing = run_work_stealing(context, device, program, 4 * units);
+      events += stealing.kills + stealing.forks;
+      ++rounds;
+   } while (events < minimum && std::chrono::steady_clock::now() < rounds_deadline);
+   relaxation.join();
+   if (relaxation_error)
+      std::rethrow_exception(relaxation_error);
+   const Events without_query_events =
+      run_relaxation(context, device, without_query, 4 * units, " without query");
+   stop = true;
+   for (std::thread &thread : threads)
+      thread.join();
+
+   long total = 0;
+   bool all_right = true;
+   for (long count : launches) {
+      all_right &= count >= 0;
+      total += count;
+   }
+   std::printf("ordinary kernels from %d host threads: %ld launches\n", ordinary_threads,
+               total);
+   EXPECT_TRUE(all_right) << "every ordinary launch computed the right result";
+   EXPECT_GT(total, 0) << "ordinary kernels ran while the cooperative ones did";
+   std::printf("work stealing: %llu kill and fork events in %d runs (at least %llu wanted)\n",
+               (unsigned long long)events, rounds, (unsigned long long)minimum);
+   EXPECT_GE(events, minimum) << "work stealing: enough kill and fork events under this policy";
+   const cl_ulong relaxation_total = relaxation_events.kills + relaxation_events.forks +
+                                     without_query_events.kills + without_query_events.forks;
+   std::printf("relaxation: %llu kill and fork events (at least %llu wanted)\n",
+               (unsigned long long)relaxation_total, (unsigned long long)minimum);
+   EXPECT_GE(relaxation_total, minimum)
+      << "relaxation: enough kill and fork events under this policy";
+}
 
 int main(int argc, char **argv)
 {
+   testing::InitGoogleTest(&argc, argv);
    if (argc != 3) {
-      std::fprintf(stderr, "usage: stress KERNELS_DIR INCLUDE_DIR\n");
+      std::fprintf(stderr, "usage: stress [GTEST_OPTION...] KERNELS_DIR INCLUDE_DIR\n");
       return 2;
    }
-   const char *policy = std::getenv("CK_POLICY");
-   std::printf("CK_POLICY=%s\n", policy ? policy : "(default)");
-   try {
-      cl_device_id device = cl_host::first_device();
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      cl_host::Context context = cl_host::create_context(device);
-      const std::string source =
-         cl_host::read_file(std::string(argv[2]) + "/cooperative_kernels.cl.h") +
-         cl_host::read_file(std::string(argv[1]) + "/relax_cooperative.cl") + own_kernels;
-      cl_host::Program program = cl_host::build_or_throw(context, device, source);
-      // The same kernels with FSE'17's first resizing barrier (no query).
-      cl_host::Program without_query =
-         cl_host::build_or_throw(context, device, "#define CK_RESIZING_WITHOUT_QUERY\n" + source);
-
-      cl_host::Watchdog watchdog("the stress test", std::chrono::seconds(240));
-      std::atomic<bool> stop{false};
-      std::vector<long> launches(ordinary_threads, 0);
-      std::vector<std::thread> threads;
-      for (int t = 0; t < ordinary_threads; ++t)
-         threads.emplace_back([&, t] { launches[t] = launch_ordinary(context, device, program, stop); });
-
-      // How many kills and forks one run sees depends on timing (from ~30
-      // when other tests share the CPUs to thousands): under a random
-      // policy, run the work stealing again (each run checked) until the
-      // kernel has been resized often enough, for at most a minute.
-      const cl_ulong minimum = policy && std::string(policy).rfind("random:", 0) == 0 ? 350 : 0;
-      const auto rounds_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      cl_ulong events = 0;
-      int rounds = 0;
-      // Two cooperative kernels at once share the units: the relaxation
-      // runs on a host thread of its own while the work stealing runs.
-      std::exception_ptr relaxation_error;
-      Events relaxation_events;
-      std::thread relaxation([&] {
-         try {
-            relaxation_events = run_relaxation(context, device, program, 4 * units, "");
-         } catch (...) {
-            relaxation_error = std::current_exception();
-         }
-      });
-      do {
-         const Events stealing = run_work_stealing(context, device, program, 4 * units);
-         events += stealing.kills + stealing.forks;
-         ++rounds;
-      } while (events < minimum && std::chrono::steady_clock::now() < rounds_deadline);
-      relaxation.join();
-      if (relaxation_error)
-         std::rethrow_exception(relaxation_error);
-      const Events without_query_events =
-         run_relaxation(context, device, without_query, 4 * units, " without query");
-      stop = true;
-      for (std::thread &thread : threads)
-         thread.join();
-
-      long total = 0;
-      bool all_right = true;
-      for (long count : launches) {
-         all_right &= count >= 0;
-         total += count;
-      }
-      std::printf("ordinary kernels from %d host threads: %ld launches\n", ordinary_threads,
-                  total);
-      cl_host::expect(all_right, "every ordinary launch computed the right result");
-      cl_host::expect(total > 0, "ordinary kernels ran while the cooperative ones did");
-      std::printf("work stealing: %llu kill and fork events in %d runs (at least %llu wanted)\n",
-                  (unsigned long long)events, rounds, (unsigned long long)minimum);
-      cl_host::expect(events >= minimum,
-                      "work stealing: enough kill and fork events under this policy");
-      const cl_ulong relaxation_total = relaxation_events.kills + relaxation_events.forks +
-                                        without_query_events.kills + without_query_events.forks;
-      std::printf("relaxation: %llu kill and fork events (at least %llu wanted)\n",
-                  (unsigned long long)relaxation_total, (unsigned long long)minimum);
-      cl_host::expect(relaxation_total >= minimum,
-                      "relaxation: enough kill and fork events under this policy");
-   } catch (const std::exception &error) {
-      std::fprintf(stderr, "stress: %s\n", error.what());
-      return 1;
-   }
-   return cl_host::expectations_status();
+   kernels_dir = argv[1];
+   include_dir = argv[2];
+   return host_test::run_all();
 }
