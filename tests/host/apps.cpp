@@ -9,17 +9,20 @@
 // are repeated (each one checked) until it was, within a few rounds.
 // Optional arguments after the directories pick applications by name or
 // name:input; `--graph PATH` (repeatable) runs the graph applications on
-// graph files instead of the generated graphs.
+// graph files instead of the generated graphs. Each application on its
+// input is a test of its own (Apps.NAME_on_INPUT).
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "app.hpp"
 #include "cl_host.hpp"
-#include "expect.hpp"
+#include "host_test.hpp"
 #include "resize_probe.hpp"
 #include "watchdog.hpp"
 
 #include <chrono>
 #include <cstdio>
+#include <cctype>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,8 +38,8 @@ cl_ulong run_checked(ck_apps::Application &app, cl_command_queue queue,
                      const ck_apps::RunOptions &options, const char *variant)
 {
    const ck_apps::RunResult result = app.run(queue, options);
-   cl_host::expect(result.correct, describe(app, variant) + " matches the reference" +
-                                      (result.correct ? "" : ": " + result.mismatch));
+   EXPECT_TRUE(result.correct) << describe(app, variant) << " matches the reference: "
+                               << result.mismatch;
    if (options.variant != ck_apps::Variant::cooperative || !result.event.get())
       return 0;
    const cl_ulong kills =
@@ -58,13 +61,86 @@ bool selected(const ck_apps::Application &app, const std::vector<std::string> &o
    return false;
 }
 
+// The device, its context and queue, shared by the applications' tests;
+// the watchdog spans them all.
+struct Shared {
+   cl_device_id device = nullptr;
+   cl_uint units = 0;
+   cl_host::Context context;
+   cl_host::Queue queue;
+   cl_host::Watchdog watchdog{"the application tests", std::chrono::seconds(500)};
+};
+
+class Apps : public testing::Test {
+public:
+   explicit Apps(ck_apps::Application &app) : app_(app) {}
+
+   static void SetUpTestSuite()
+   {
+      shared = std::make_unique<Shared>();
+      shared->device = cl_host::first_device();
+      shared->units = cl_host::device_uint(shared->device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      shared->context = cl_host::create_context(shared->device);
+      shared->queue = cl_host::create_queue(shared->context, shared->device, true);
+   }
+   static void TearDownTestSuite() { shared.reset(); }
+
+   void TestBody() override
+   {
+      ASSERT_TRUE(shared->queue.get()) << "no OpenCL queue";
+      const char *policy_env = std::getenv("CK_POLICY");
+      const bool random_policy = policy_env && std::string(policy_env).rfind("random:", 0) == 0;
+      ck_apps::Application &app = app_;
+      cl_command_queue queue = shared->queue;
+      app.setup(shared->context, shared->device);
+      ck_apps::RunOptions cooperative;
+      cooperative.groups = 4 * shared->units;
+      ck_apps::RunOptions without_query = cooperative;
+      without_query.barrier = ck_apps::Barrier::without_query;
+      constexpr int max_rounds = 8;
+      cl_ulong events = 0;
+      for (int round = 0; round < max_rounds && (round == 0 || (random_policy && !events));
+           ++round) {
+         events += run_checked(app, queue, cooperative, "cooperative");
+         if (app.kind() == "barrier")
+            events += run_checked(app, queue, without_query, "cooperative without query");
+      }
+      if (random_policy) {
+         EXPECT_GT(events, 0u) << describe(app, "cooperative")
+                               << " was killed or forked by the random policy";
+      }
+      ck_apps::RunOptions persistent;
+      persistent.variant = ck_apps::Variant::persistent;
+      persistent.groups = shared->units;
+      run_checked(app, queue, persistent, "persistent threads");
+   }
+
+   static std::unique_ptr<Shared> shared;
+
+private:
+   ck_apps::Application &app_;
+};
+
+std::unique_ptr<Shared> Apps::shared;
+
+// A gtest name for NAME on INPUT: letters, digits and '_'.
+std::string test_name(const ck_apps::Application &app)
+{
+   std::string name = app.name() + "_on_" + app.input();
+   for (char &c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)))
+         c = '_';
+   return name;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+   testing::InitGoogleTest(&argc, argv);
    if (argc < 3) {
-      std::fprintf(stderr,
-                   "usage: apps KERNELS_DIR INCLUDE_DIR [NAME|NAME:INPUT ...] [--graph PATH ...]\n");
+      std::fprintf(stderr, "usage: apps [GTEST_OPTION...] KERNELS_DIR INCLUDE_DIR "
+                           "[NAME|NAME:INPUT ...] [--graph PATH ...]\n");
       return 2;
    }
    std::vector<std::string> only, graph_files;
@@ -75,48 +151,26 @@ int main(int argc, char **argv)
          only.push_back(argv[i]);
    }
    const char *policy_env = std::getenv("CK_POLICY");
-   const std::string policy = policy_env ? policy_env : "default";
-   const bool random_policy = policy.rfind("random:", 0) == 0;
-   std::printf("CK_POLICY=%s\n", policy.c_str());
-   try {
-      cl_device_id device = cl_host::first_device();
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      cl_host::Context context = cl_host::create_context(device);
-      cl_host::Queue queue = cl_host::create_queue(context, device, true);
-      cl_host::Watchdog watchdog("the application tests", std::chrono::seconds(500));
+   std::printf("CK_POLICY=%s\n", policy_env ? policy_env : "default");
 
-      ck_apps::AppConfig config;
-      config.kernels_dir = argv[1];
-      config.include_dir = argv[2];
-      config.scale = "test";
-      config.graph_files = graph_files;
-      for (auto &app : ck_apps::all_applications(config)) {
-         if (!selected(*app, only))
-            continue;
-         app->setup(context, device);
-         ck_apps::RunOptions cooperative;
-         cooperative.groups = 4 * units;
-         ck_apps::RunOptions without_query = cooperative;
-         without_query.barrier = ck_apps::Barrier::without_query;
-         constexpr int max_rounds = 8;
-         cl_ulong events = 0;
-         for (int round = 0; round < max_rounds && (round == 0 || (random_policy && !events));
-              ++round) {
-            events += run_checked(*app, queue, cooperative, "cooperative");
-            if (app->kind() == "barrier")
-               events += run_checked(*app, queue, without_query, "cooperative without query");
-         }
-         if (random_policy)
-            cl_host::expect(events > 0, describe(*app, "cooperative") +
-                                           " was killed or forked by the random policy");
-         ck_apps::RunOptions persistent;
-         persistent.variant = ck_apps::Variant::persistent;
-         persistent.groups = units;
-         run_checked(*app, queue, persistent, "persistent threads");
-      }
+   ck_apps::AppConfig config;
+   config.kernels_dir = argv[1];
+   config.include_dir = argv[2];
+   config.scale = "test";
+   config.graph_files = graph_files;
+   std::vector<std::unique_ptr<ck_apps::Application>> apps;
+   try {
+      apps = ck_apps::all_applications(config);
    } catch (const std::exception &error) {
       std::fprintf(stderr, "apps: %s\n", error.what());
       return 1;
    }
-   return cl_host::expectations_status();
+   for (auto &app : apps) {
+      if (!selected(*app, only))
+         continue;
+      ck_apps::Application *the_app = app.get();
+      testing::RegisterTest("Apps", test_name(*app).c_str(), nullptr, nullptr, __FILE__,
+                            __LINE__, [the_app]() -> Apps * { return new Apps(*the_app); });
+   }
+   return host_test::run_all();
 }
