@@ -17,10 +17,13 @@
 // work-group is caught; the forker and the work-groups that stay keep
 // their own values.
 #include "cl_host.hpp"
-#include "expect.hpp"
 #include "watchdog.hpp"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
+#include <map>
+#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -399,62 +402,82 @@ std::string wrong_fields(cl_uint bits, const char *const (&fields)[N])
    return names.empty() ? "none" : names;
 }
 
-} // namespace
+// The device, its context and queue and the programs (built once each),
+// shared by the tests; as before, one watchdog spans them all.
+class Transmit : public testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      const char *policy_env = std::getenv("CK_POLICY");
+      policy = policy_env ? policy_env : "default";
+      random = policy.rfind("random:", 0) == 0;
+      shared = std::make_unique<Shared>();
+      shared->device = cl_host::first_device();
+      shared->context = cl_host::create_context(shared->device);
+      shared->queue = cl_host::create_queue(shared->context, shared->device);
+      shared->units = cl_host::device_uint(shared->device, CL_DEVICE_MAX_COMPUTE_UNITS);
+   }
+   static void TearDownTestSuite() { shared.reset(); }
 
-int main()
-{
-   const char *policy = std::getenv("CK_POLICY");
-   const bool random = policy && std::string(policy).rfind("random:", 0) == 0;
-   // Hundreds of forks per kernel under a random policy; the others fork
-   // only when units come free, or never.
-   const cl_uint minimum_forks = random ? 300 : 0;
-   try {
-      cl_device_id device = cl_host::first_device();
-      cl_host::Context context = cl_host::create_context(device);
-      cl_host::Queue queue = cl_host::create_queue(context, device);
-      cl_host::Watchdog watchdog("the transmit test", std::chrono::seconds(240));
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      for (const char *options : {"", "-DRESIZE_IN_HELPER"}) {
-         cl_host::Program program = cl_host::build_or_throw(context, device, source, options);
-         const std::string where = *options ? "fork point in a helper" : "fork point in the kernel";
-         for (const char *name : {"transmit_types", "transmit_limit"}) {
-            // 16 work-items: two SIMD chunks of llvmpipe, so every chunk's
-            // copy is checked. How often a random policy forks depends on
-            // timing too: launch again, each run checked, until enough.
-            const cl_uint rounds = 400;
-            const std::string what = std::string(name) + ", " + where;
-            Outcome total;
-            for (int run_index = 0; run_index < 8; ++run_index) {
-               const Outcome outcome =
-                  run(context, queue, program, name, rounds, 4 * units, 16);
-               std::printf("%s, %s: %u forks, %u wrong (fields: %s), last round %u\n",
-                           what.c_str(), policy ? policy : "default", outcome.forks,
-                           outcome.wrong,
-                           name == std::string("transmit_types")
-                              ? wrong_fields(outcome.bits, types_fields).c_str()
-                              : wrong_fields(outcome.bits, limit_fields).c_str(),
-                           outcome.last_round);
-               total.forks += outcome.forks;
-               total.wrong += outcome.wrong;
-               total.bits |= outcome.bits;
-               if (outcome.last_round != rounds)
-                  total.last_round = outcome.last_round;
-               if (total.forks >= minimum_forks)
-                  break;
-            }
-            cl_host::expect(total.wrong == 0 && total.bits == 0,
-                            what + ": every forked work-item got every field whole");
-            cl_host::expect(total.last_round == 0, what + ": every run ran all its rounds");
-            cl_host::expect(total.forks >= minimum_forks,
-                            what + ": at least " + std::to_string(minimum_forks) + " forks (" +
-                               std::to_string(total.forks) + ")");
-         }
+   void SetUp() override { ASSERT_TRUE(shared->queue.get()) << "no OpenCL queue"; }
+
+   static cl_program program(const char *text, const std::string &options)
+   {
+      cl_host::Program &built = shared->programs[{text, options}];
+      if (!built.get())
+         built = cl_host::build_or_throw(shared->context, shared->device, text, options);
+      return built;
+   }
+
+   // transmit_types or transmit_limit, with the fork point in the kernel
+   // or (-DRESIZE_IN_HELPER) in a helper.
+   static void forks(const char *name, const char *options)
+   {
+      // Hundreds of forks per kernel under a random policy; the others fork
+      // only when units come free, or never.
+      const cl_uint minimum_forks = random ? 300 : 0;
+      cl_program built = program(source, options);
+      const std::string where = *options ? "fork point in a helper" : "fork point in the kernel";
+      // 16 work-items: two SIMD chunks of llvmpipe, so every chunk's
+      // copy is checked. How often a random policy forks depends on
+      // timing too: launch again, each run checked, until enough.
+      const cl_uint rounds = 400;
+      const std::string what = std::string(name) + ", " + where;
+      SCOPED_TRACE(what + ", " + policy);
+      Outcome total;
+      for (int run_index = 0; run_index < 8; ++run_index) {
+         const Outcome outcome =
+            run(shared->context, shared->queue, built, name, rounds, 4 * shared->units, 16);
+         std::printf("%s, %s: %u forks, %u wrong (fields: %s), last round %u\n", what.c_str(),
+                     policy.c_str(), outcome.forks, outcome.wrong,
+                     name == std::string("transmit_types")
+                        ? wrong_fields(outcome.bits, types_fields).c_str()
+                        : wrong_fields(outcome.bits, limit_fields).c_str(),
+                     outcome.last_round);
+         total.forks += outcome.forks;
+         total.wrong += outcome.wrong;
+         total.bits |= outcome.bits;
+         if (outcome.last_round != rounds)
+            total.last_round = outcome.last_round;
+         if (total.forks >= minimum_forks)
+            break;
       }
+      EXPECT_EQ(total.wrong, 0u) << "every forked work-item got every field whole";
+      EXPECT_EQ(total.bits, 0u)
+         << "every forked work-item got every field whole; wrong fields: "
+         << (name == std::string("transmit_types") ? wrong_fields(total.bits, types_fields)
+                                                   : wrong_fields(total.bits, limit_fields));
+      EXPECT_EQ(total.last_round, 0u) << "every run ran all its rounds";
+      EXPECT_GE(total.forks, minimum_forks) << "forks";
+   }
 
-      // The source of the values: work-item 0 of the forker, work-group 0 at
-      // a resizing barrier. half and double only where the device has them.
+   // The source of the values: work-item 0 of the forker (transmit_sources),
+   // work-group 0 at a resizing barrier (transmit_resize). half and double
+   // only where the device has them.
+   static void sources(const char *name)
+   {
       const std::string extensions =
-         " " + cl_host::device_string(device, CL_DEVICE_EXTENSIONS) + " ";
+         " " + cl_host::device_string(shared->device, CL_DEVICE_EXTENSIONS) + " ";
       std::string options;
       for (const char *extension : {"cl_khr_fp16", "cl_khr_fp64"}) {
          const bool supported = extensions.find(std::string(" ") + extension + " ") !=
@@ -465,42 +488,62 @@ int main()
             options += std::string(options.empty() ? "" : " ") +
                        (extension == std::string("cl_khr_fp16") ? "-DHAVE_FP16" : "-DHAVE_FP64");
       }
-      cl_host::Program sources = cl_host::build_or_throw(context, device, sources_source, options);
-      for (const char *name : {"transmit_sources", "transmit_resize"}) {
-         const bool resize = name == std::string("transmit_resize");
-         // A resizing barrier joins fewer work-groups per round than
-         // request_fork forks, but every round resizes under random.
-         const cl_uint minimum_joins = random ? (resize ? 100 : 300) : 0;
-         const cl_uint rounds = resize ? 200 : 400;
-         Outcome total;
-         for (int run_index = 0; run_index < 8; ++run_index) {
-            const Outcome outcome = run(context, queue, sources, name, rounds, 4 * units, 16);
-            std::printf("%s, %s: %u joined, %u wrong (fields: %s), last round %u\n", name,
-                        policy ? policy : "default", outcome.forks, outcome.wrong,
-                        wrong_fields(outcome.bits, sources_fields).c_str(), outcome.last_round);
-            total.forks += outcome.forks;
-            total.wrong += outcome.wrong;
-            total.bits |= outcome.bits;
-            if (outcome.last_round != rounds)
-               total.last_round = outcome.last_round;
-            if (total.forks >= minimum_joins)
-               break;
-         }
-         const std::string what = name;
-         cl_host::expect(total.wrong == 0 && total.bits == 0,
-                         what + (resize ? ": every work-item that joined at a resizing barrier "
-                                          "got work-group 0's work-item 0's values, and those "
-                                          "that stayed kept their own"
-                                        : ": every forked work-item got the forker's work-item "
-                                          "0's values, and the forker kept its own"));
-         cl_host::expect(total.last_round == 0, what + ": every run ran all its rounds");
-         cl_host::expect(total.forks >= minimum_joins,
-                         what + ": at least " + std::to_string(minimum_joins) +
-                            " joined work-groups (" + std::to_string(total.forks) + ")");
+      cl_program built = program(sources_source, options);
+      const bool resize = name == std::string("transmit_resize");
+      // A resizing barrier joins fewer work-groups per round than
+      // request_fork forks, but every round resizes under random.
+      const cl_uint minimum_joins = random ? (resize ? 100 : 300) : 0;
+      const cl_uint rounds = resize ? 200 : 400;
+      SCOPED_TRACE(std::string(name) + ", " + policy);
+      Outcome total;
+      for (int run_index = 0; run_index < 8; ++run_index) {
+         const Outcome outcome =
+            run(shared->context, shared->queue, built, name, rounds, 4 * shared->units, 16);
+         std::printf("%s, %s: %u joined, %u wrong (fields: %s), last round %u\n", name,
+                     policy.c_str(), outcome.forks, outcome.wrong,
+                     wrong_fields(outcome.bits, sources_fields).c_str(), outcome.last_round);
+         total.forks += outcome.forks;
+         total.wrong += outcome.wrong;
+         total.bits |= outcome.bits;
+         if (outcome.last_round != rounds)
+            total.last_round = outcome.last_round;
+         if (total.forks >= minimum_joins)
+            break;
       }
-   } catch (const std::exception &error) {
-      std::fprintf(stderr, "transmit: %s\n", error.what());
-      return 1;
+      const char *whole = resize ? "every work-item that joined at a resizing barrier got "
+                                   "work-group 0's work-item 0's values, and those that "
+                                   "stayed kept their own"
+                                 : "every forked work-item got the forker's work-item 0's "
+                                   "values, and the forker kept its own";
+      EXPECT_EQ(total.wrong, 0u) << whole;
+      EXPECT_EQ(total.bits, 0u) << whole << "; wrong fields: "
+                                << wrong_fields(total.bits, sources_fields);
+      EXPECT_EQ(total.last_round, 0u) << "every run ran all its rounds";
+      EXPECT_GE(total.forks, minimum_joins) << "joined work-groups";
    }
-   return cl_host::expectations_status();
-}
+
+   struct Shared {
+      cl_device_id device = nullptr;
+      cl_uint units = 0;
+      cl_host::Context context;
+      cl_host::Queue queue;
+      std::map<std::pair<const char *, std::string>, cl_host::Program> programs;
+      cl_host::Watchdog watchdog{"the transmit test", std::chrono::seconds(240)};
+   };
+   static std::unique_ptr<Shared> shared;
+   static std::string policy;
+   static bool random;
+};
+
+std::unique_ptr<Transmit::Shared> Transmit::shared;
+std::string Transmit::policy;
+bool Transmit::random = false;
+
+} // namespace
+
+TEST_F(Transmit, TypesForkPointInKernel) { forks("transmit_types", ""); }
+TEST_F(Transmit, LimitForkPointInKernel) { forks("transmit_limit", ""); }
+TEST_F(Transmit, TypesForkPointInHelper) { forks("transmit_types", "-DRESIZE_IN_HELPER"); }
+TEST_F(Transmit, LimitForkPointInHelper) { forks("transmit_limit", "-DRESIZE_IN_HELPER"); }
+TEST_F(Transmit, SourcesAtFork) { sources("transmit_sources"); }
+TEST_F(Transmit, SourcesAtResizingBarrier) { sources("transmit_resize"); }
