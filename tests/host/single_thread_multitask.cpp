@@ -12,8 +12,9 @@
 // read on its queue, a command on another queue that waits for its event)
 // waits in that call; there the test enqueues them after the frames.
 #include "cl_host.hpp"
-#include "expect.hpp"
 #include "watchdog.hpp"
+
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
@@ -84,7 +85,9 @@ std::string platform_name(cl_device_id device)
 
 } // namespace
 
-int main()
+// One scenario, one test: the frames, the kernel and its event are checked
+// on the same run.
+TEST(SingleThreadMultitask, FramesRunWhileCooperativeKernelRuns)
 {
    const cl_device_id device = first_device();
    const bool dependents_wait_in_enqueue = platform_name(device) == "Clover";
@@ -193,26 +196,28 @@ int main()
    std::printf("kernel %.1f ms, enqueue and flush %.3f ms, %d frames while it ran\n", kernel_ms,
                enqueue_ms, frames_while_running);
 
-   expect(event_status(kernel_event) == CL_COMPLETE, "the kernel completed");
-   expect(enqueue_ms * 10 < kernel_ms,
-          "clEnqueueNDRangeKernel and clFlush returned before the kernel ran a tenth of its time");
-   expect(seen_running, "the kernel's event was CL_RUNNING while it ran");
-   expect(frames_while_running >= 3, "frames completed while the cooperative kernel ran");
-   expect(!callback_early, "the completion callback did not fire while the kernel ran");
-   expect(completion.calls.load() == 1 && completion.status.load() == CL_COMPLETE,
-          "the completion callback fired once, with CL_COMPLETE");
-   expect(frames_while_running == 0 || last_frame_start < end,
-          "profiling END is the kernel's completion, after frames that ran during it");
-   expect(end > start, "profiling END follows START");
+   EXPECT_EQ(event_status(kernel_event), CL_COMPLETE) << "the kernel completed";
+   EXPECT_LT(enqueue_ms * 10, kernel_ms)
+      << "clEnqueueNDRangeKernel and clFlush returned before the kernel ran a tenth of its time";
+   EXPECT_TRUE(seen_running) << "the kernel's event was CL_RUNNING while it ran";
+   EXPECT_GE(frames_while_running, 3) << "frames completed while the cooperative kernel ran";
+   EXPECT_FALSE(callback_early) << "the completion callback did not fire while the kernel ran";
+   EXPECT_EQ(completion.calls.load(), 1) << "the completion callback fired once";
+   EXPECT_EQ(completion.status.load(), CL_COMPLETE) << "the completion callback got CL_COMPLETE";
+   if (frames_while_running > 0) {
+      EXPECT_LT(last_frame_start, end)
+         << "profiling END is the kernel's completion, after frames that ran during it";
+   }
+   EXPECT_GT(end, start) << "profiling END follows START";
 
    cl_event copy_list[] = {copy_event.get()};
    check(clWaitForEvents(1, copy_list), "clWaitForEvents(copy)");
-   expect(read_back == done_value, "a read enqueued after the kernel on its queue saw its result");
-   expect(profiling_ulong(read_event, CL_PROFILING_COMMAND_START) >= end,
-          "that read started after the kernel ended");
-   expect(read_buffer<cl_uint>(waiting_queue, copied, 1)[0] == done_value,
-          "a command on another queue that waits for the kernel's event saw its result");
-   expect(read_buffer<cl_uint>(frame_queue, progress, 1)[0] == rounds,
-          "the kernel ran every round");
-   return expectations_status();
+   EXPECT_EQ(read_back, done_value)
+      << "a read enqueued after the kernel on its queue saw its result";
+   EXPECT_GE(profiling_ulong(read_event, CL_PROFILING_COMMAND_START), end)
+      << "that read started after the kernel ended";
+   EXPECT_EQ(read_buffer<cl_uint>(waiting_queue, copied, 1)[0], done_value)
+      << "a command on another queue that waits for the kernel's event saw its result";
+   EXPECT_EQ(read_buffer<cl_uint>(frame_queue, progress, 1)[0], rounds)
+      << "the kernel ran every round";
 }
