@@ -8,10 +8,12 @@
 // buffer, its queue and its context while it runs is safe.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
-#include "expect.hpp"
 #include "watchdog.hpp"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
+#include <memory>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -130,22 +132,23 @@ Timed timed_launch(cl_command_queue queue, cl_kernel kernel, cl_mem out, cl_uint
    const double kernel_ms = (end - begin) / 1e6;
    std::printf("%s kernel: %.1f ms, enqueue and flush %.3f ms\n", name, kernel_ms, enqueue_ms);
 
-   const std::string what = std::string(name) + " kernel: ";
+   SCOPED_TRACE(std::string(name) + " kernel");
    if (n == long_rounds) {
-      expect(seen_running, what + "CL_RUNNING before CL_COMPLETE");
-      expect(!early_callback, what + "the CL_COMPLETE callback did not fire at registration");
-      expect(enqueue_ms * 10 < kernel_ms,
-             what + "enqueue and clFlush took less than a tenth of the kernel's run");
-      expect(kernel_ms >= 0.5 * wall_ms,
-             what + "END - START covers the kernel's run (" + std::to_string(wall_ms) +
-                " ms from enqueue to wait)");
+      EXPECT_TRUE(seen_running) << "CL_RUNNING before CL_COMPLETE";
+      EXPECT_FALSE(early_callback) << "the CL_COMPLETE callback did not fire at registration";
+      EXPECT_LT(enqueue_ms * 10, kernel_ms)
+         << "enqueue and clFlush took less than a tenth of the kernel's run";
+      EXPECT_GE(kernel_ms, 0.5 * wall_ms)
+         << "END - START covers the kernel's run (" << wall_ms << " ms from enqueue to wait)";
    }
-   expect(event_status(event) == CL_COMPLETE, what + "CL_COMPLETE after clWaitForEvents");
-   expect(submit <= begin && begin < end && end <= waited_ns,
-          what + "SUBMIT <= START < END <= the return of clWaitForEvents");
-   expect(wait_for_callback(completion) && completion.status.load() == CL_COMPLETE,
-          what + "the CL_COMPLETE callback fired once, with CL_COMPLETE");
-   expect(completion.at_ns.load() >= end, what + "the callback fired after the kernel's END");
+   EXPECT_EQ(event_status(event), CL_COMPLETE) << "CL_COMPLETE after clWaitForEvents";
+   // SUBMIT <= START < END <= the return of clWaitForEvents
+   EXPECT_LE(submit, begin) << "SUBMIT <= START";
+   EXPECT_LT(begin, end) << "START < END";
+   EXPECT_LE(end, waited_ns) << "END <= the return of clWaitForEvents";
+   EXPECT_TRUE(wait_for_callback(completion)) << "the CL_COMPLETE callback fired once";
+   EXPECT_EQ(completion.status.load(), CL_COMPLETE) << "the CL_COMPLETE callback got CL_COMPLETE";
+   EXPECT_GE(completion.at_ns.load(), end) << "the callback fired after the kernel's END";
 
    cl_ulong min_active = 0, max_active = 0;
    check(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT,
@@ -154,48 +157,93 @@ Timed timed_launch(cl_command_queue queue, cl_kernel kernel, cl_mem out, cl_uint
    check(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT,
                                  sizeof(max_active), &max_active, nullptr),
          "clGetEventProfilingInfo(MAX_ACTIVE)");
-   expect(min_active >= 1 && min_active <= max_active && max_active <= groups,
-          what + "the cooperative profiling tokens describe the launch");
+   // The cooperative profiling tokens describe the launch.
+   EXPECT_GE(min_active, 1u) << "MIN_ACTIVE";
+   EXPECT_LE(min_active, max_active) << "MIN_ACTIVE <= MAX_ACTIVE";
+   EXPECT_LE(max_active, groups) << "MAX_ACTIVE <= the work-groups launched";
    return {enqueue_ms, kernel_ms};
 }
 
+// The device, its context, queue, program and buffers, shared by the
+// tests, with the kernel compiled by a first launch; as before, one 100 s
+// watchdog spans them all.
+class AsyncLaunch : public testing::Test {
+protected:
+   struct Shared {
+      Watchdog watchdog{"asynchronous cooperative launches", std::chrono::seconds(100)};
+      cl_device_id device = nullptr;
+      Context context;
+      Queue queue;
+      Program program;
+      Kernel kernel;
+      Buffer out, copy;
+   };
+
+   static void SetUpTestSuite()
+   {
+      shared = std::make_unique<Shared>();
+      shared->device = first_device();
+      shared->context = create_context(shared->device);
+      shared->queue = create_queue(shared->context, shared->device, true);
+      shared->program = build_or_throw(shared->context, shared->device, source);
+      shared->kernel = create_kernel(shared->program, "rounds");
+      shared->out = create_buffer(shared->context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
+      shared->copy = create_buffer(shared->context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
+      // llvmpipe compiles a kernel at its first launch, inside the enqueue on
+      // Clover: a launch of no rounds compiles it before the timings.
+      launch(shared->queue, shared->kernel, shared->out, 0);
+      check(clFinish(shared->queue), "clFinish");
+   }
+   static void TearDownTestSuite() { shared.reset(); }
+
+   void SetUp() override
+   {
+      ASSERT_TRUE(shared->copy.get()) << "the setup failed";
+      device = shared->device;
+      queue = shared->queue;
+      kernel = shared->kernel;
+      out = shared->out;
+      copy = shared->copy;
+   }
+
+   static std::unique_ptr<Shared> shared;
+   cl_device_id device = nullptr;
+   cl_command_queue queue = nullptr;
+   cl_kernel kernel = nullptr;
+   cl_mem out = nullptr, copy = nullptr;
+};
+
+std::unique_ptr<AsyncLaunch::Shared> AsyncLaunch::shared;
+
 } // namespace
 
-int main()
+// The enqueue takes as long for a kernel ten times longer; the event's
+// life, callbacks and profiling of each.
+TEST_F(AsyncLaunch, EnqueueReturnsBeforeTheKernelRuns)
 {
-   Watchdog watchdog("asynchronous cooperative launches", std::chrono::seconds(100));
-   const cl_device_id device = first_device();
-   Context context = create_context(device);
-   Queue queue = create_queue(context, device, true);
-   Program program = build_or_throw(context, device, source);
-   Kernel kernel = create_kernel(program, "rounds");
-   Buffer out = create_buffer(context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
-   Buffer copy = create_buffer(context, CL_MEM_READ_WRITE, words * sizeof(cl_uint));
-
-   // llvmpipe compiles a kernel at its first launch, inside the enqueue on
-   // Clover: a launch of no rounds compiles it before the timings.
-   launch(queue, kernel, out, 0);
-   check(clFinish(queue), "clFinish");
-
    const Timed short_run = timed_launch(queue, kernel, out, short_rounds, "short");
    const Timed long_run = timed_launch(queue, kernel, out, long_rounds, "long");
-   expect(long_run.enqueue_ms < short_run.kernel_ms,
-          "enqueueing the long kernel took less time than the short one ran");
+   EXPECT_LT(long_run.enqueue_ms, short_run.kernel_ms)
+      << "enqueueing the long kernel took less time than the short one ran";
+}
 
-   // clFinish, then a map and a copy enqueued right after a launch.
+// clFinish, then a map, a copy and a launch enqueued right after a launch.
+TEST_F(AsyncLaunch, CommandsAfterALaunchRunAfterIt)
+{
    Event event = launch(queue, kernel, out, long_rounds - 1);
    check(clFlush(queue), "clFlush");
    check(clFinish(queue), "clFinish");
-   expect(event_status(event) == CL_COMPLETE, "CL_COMPLETE after clFinish");
-   expect(holds_results(read_buffer<cl_uint>(queue, out, words).data(), long_rounds - 1),
-          "the kernel's results after clFinish");
+   EXPECT_EQ(event_status(event), CL_COMPLETE) << "CL_COMPLETE after clFinish";
+   EXPECT_TRUE(holds_results(read_buffer<cl_uint>(queue, out, words).data(), long_rounds - 1))
+      << "the kernel's results after clFinish";
 
    event = launch(queue, kernel, out, long_rounds + 1);
    cl_int error = CL_SUCCESS;
    auto *mapped = static_cast<cl_uint *>(clEnqueueMapBuffer(
       queue, out, CL_TRUE, CL_MAP_READ, 0, words * sizeof(cl_uint), 0, nullptr, nullptr, &error));
    check(error, "clEnqueueMapBuffer");
-   expect(holds_results(mapped, long_rounds + 1), "a map right after the launch sees its results");
+   EXPECT_TRUE(holds_results(mapped, long_rounds + 1))
+      << "a map right after the launch sees its results";
    check(clEnqueueUnmapMemObject(queue, out, mapped, 0, nullptr, nullptr),
          "clEnqueueUnmapMemObject");
 
@@ -203,19 +251,23 @@ int main()
    check(clEnqueueCopyBuffer(queue, out, copy, 0, 0, words * sizeof(cl_uint), 0, nullptr,
                              nullptr),
          "clEnqueueCopyBuffer");
-   expect(holds_results(read_buffer<cl_uint>(queue, copy, words).data(), long_rounds + 2),
-          "a copy right after the launch sees its results");
+   EXPECT_TRUE(holds_results(read_buffer<cl_uint>(queue, copy, words).data(), long_rounds + 2))
+      << "a copy right after the launch sees its results";
 
    // A launch right after a long one runs after it: the short one's results
    // stay, although it alone would end first.
    event = launch(queue, kernel, out, long_rounds + 3);
    Event second = launch(queue, kernel, out, short_rounds);
    check(clFlush(queue), "clFlush");
-   expect(holds_results(read_buffer<cl_uint>(queue, out, words).data(), short_rounds),
-          "a launch enqueued right after a longer one ran after it");
+   EXPECT_TRUE(holds_results(read_buffer<cl_uint>(queue, out, words).data(), short_rounds))
+      << "a launch enqueued right after a longer one ran after it";
+}
 
-   // Everything but the event goes while the kernel runs.
+// Everything but the event goes while the kernel runs.
+TEST_F(AsyncLaunch, ReleasingEverythingButTheEventWhileItRuns)
+{
    Completion completion;
+   Event event;
    {
       Context own_context = create_context(device);
       Queue own_queue = create_queue(own_context, device);
@@ -229,9 +281,8 @@ int main()
    }
    cl_event list[] = {event.get()};
    check(clWaitForEvents(1, list), "clWaitForEvents after the releases");
-   expect(event_status(event) == CL_COMPLETE,
-          "a kernel whose kernel, program, buffer, queue and context were released completed");
-   expect(wait_for_callback(completion) && completion.status.load() == CL_COMPLETE,
-          "its CL_COMPLETE callback fired");
-   return expectations_status();
+   EXPECT_EQ(event_status(event), CL_COMPLETE)
+      << "a kernel whose kernel, program, buffer, queue and context were released completed";
+   EXPECT_TRUE(wait_for_callback(completion)) << "its CL_COMPLETE callback fired";
+   EXPECT_EQ(completion.status.load(), CL_COMPLETE) << "its CL_COMPLETE callback got CL_COMPLETE";
 }
