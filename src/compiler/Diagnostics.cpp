@@ -16,6 +16,20 @@
 // that all read after a barrier is how a workgroup broadcasts, whatever
 // that thread computed, branches included.
 //
+// Broadcast: a store (or a call writing through a pointer) to local or
+// global memory made by one thread only, that is, dominated by the edge
+// where `get_local_id(0) == C` (or the linear id, or the global id, each of
+// which names at most one thread of a workgroup; C a constant) holds,
+// does not make the memory divergent within the workgroup, even if the
+// value is: the reads of that memory are, unless a work-group barrier lies
+// between them and the write on every path from one to the other (a read
+// that the write can reach, or that can reach the write, without passing a
+// barrier may see either value). Across workgroups the broadcast value
+// still differs wherever the writer's value depends on the workgroup: the
+// kernel-uniform check (global barriers) takes the divergence within the
+// workgroup together with a second analysis whose sources are the
+// workgroup-dependent ids, where nothing is a broadcast.
+//
 // Transmit: a `transmit` variable must be declared in the kernel's root
 // scope, which we check soundly as: its annotation is in the kernel's own
 // body (not inlined from a helper) and, like its alloca, in the entry block,
@@ -29,21 +43,26 @@
 #include "ck/context.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
 namespace ck {
 namespace {
 
-enum class IdSources { LocalIds, AnyIds };
+/// LocalIds: the ids that differ within a workgroup. GroupIds: those that
+/// differ between workgroups.
+enum class IdSources { LocalIds, GroupIds };
 
 bool isIdSource(const Instruction &I, IdSources Sources) {
   const auto *Call = dyn_cast<CallBase>(&I);
@@ -51,10 +70,135 @@ bool isIdSource(const Instruction &I, IdSources Sources) {
   if (!Callee)
     return false;
   return StringSwitch<bool>(Callee->getName())
-      .Cases("_Z12get_local_idj", "_Z13get_global_idj",
-             "_Z19get_local_linear_idv", "_Z20get_global_linear_idv", true)
-      .Case("_Z12get_group_idj", Sources == IdSources::AnyIds)
+      .Cases("_Z13get_global_idj", "_Z20get_global_linear_idv", true)
+      .Cases("_Z12get_local_idj", "_Z19get_local_linear_idv",
+             Sources == IdSources::LocalIds)
+      .Case("_Z12get_group_idj", Sources == IdSources::GroupIds)
       .Default(false);
+}
+
+/// Whether \p V is the calling thread's id in a way that no two threads of
+/// a workgroup share: the local, local linear, global or global linear id
+/// (dimension 0: cooperative kernels run in one dimension), through integer
+/// casts that keep 32 bits or more, and through a private variable that
+/// holds nothing else (as at -O0).
+bool isThreadId(const Value *V, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  while (const auto *Cast = dyn_cast<CastInst>(V)) {
+    if (!isa<TruncInst>(Cast) && !isa<ZExtInst>(Cast) && !isa<SExtInst>(Cast))
+      return false;
+    if (Cast->getType()->getScalarSizeInBits() < 32)
+      return false;
+    V = Cast->getOperand(0);
+  }
+  if (const auto *Call = dyn_cast<CallBase>(V)) {
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return false;
+    StringRef Name = Callee->getName();
+    if (Name == "_Z19get_local_linear_idv" ||
+        Name == "_Z20get_global_linear_idv")
+      return true;
+    if (Name == "_Z12get_local_idj" || Name == "_Z13get_global_idj")
+      if (const auto *Dim = dyn_cast<ConstantInt>(Call->getArgOperand(0)))
+        return Dim->isZero();
+    return false;
+  }
+  // A load of a private variable whose every use is a plain load, or a
+  // store of a thread id, of the whole variable.
+  const auto *Load = dyn_cast<LoadInst>(V);
+  const auto *Variable =
+      Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+  if (!Variable)
+    return false;
+  for (const User *U : Variable->users()) {
+    if (const auto *Store = dyn_cast<StoreInst>(U)) {
+      if (Store->getValueOperand() == Variable ||
+          !isThreadId(Store->getValueOperand(), Depth + 1))
+        return false;
+    } else if (const auto *Reader = dyn_cast<LoadInst>(U)) {
+      if (Reader->getType() != Load->getType())
+        return false;
+    } else if (const auto *Call = dyn_cast<CallBase>(U)) {
+      if (!isa<DbgInfoIntrinsic>(Call) && !Call->isLifetimeStartOrEnd())
+        return false;
+    } else if (const auto *Cast = dyn_cast<BitCastInst>(U)) {
+      // Lifetime markers take the variable through a bitcast.
+      if (any_of(Cast->users(), [](const User *CastUser) {
+            const auto *Call = dyn_cast<CallBase>(CastUser);
+            return !Call || !Call->isLifetimeStartOrEnd();
+          }))
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether \p Condition being \p WhenTrue means the calling thread's id is
+/// one constant.
+bool namesOneThread(const Value *Condition, bool WhenTrue) {
+  using namespace PatternMatch;
+  const Value *A, *B;
+  if (WhenTrue ? match(Condition, m_LogicalAnd(m_Value(A), m_Value(B)))
+               : match(Condition, m_LogicalOr(m_Value(A), m_Value(B))))
+    return namesOneThread(A, WhenTrue) || namesOneThread(B, WhenTrue);
+  const auto *Compare = dyn_cast<ICmpInst>(Condition);
+  if (!Compare ||
+      Compare->getPredicate() !=
+          (WhenTrue ? ICmpInst::ICMP_EQ : ICmpInst::ICMP_NE))
+    return false;
+  const Value *L = Compare->getOperand(0), *R = Compare->getOperand(1);
+  return (isa<ConstantInt>(R) && isThreadId(L)) ||
+         (isa<ConstantInt>(L) && isThreadId(R));
+}
+
+/// Whether \p I is a work-group barrier: `barrier`, `work_group_barrier`,
+/// or a cooperative builtin (each includes one).
+bool isWorkgroupBarrier(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return false;
+  if (getCalledBuiltin(*Call))
+    return true;
+  const Function *Callee = Call->getCalledFunction();
+  return Callee && StringSwitch<bool>(Callee->getName())
+                       .Cases("_Z7barrierj", "_Z18work_group_barrierj",
+                              "_Z18work_group_barrierj12memory_scope", true)
+                       .Default(false);
+}
+
+/// Whether a thread can execute \p To after \p From without passing a
+/// work-group barrier in between.
+bool reachesWithoutBarrier(const Instruction &From, const Instruction &To) {
+  // The rest of From's block.
+  for (const Instruction *I = From.getNextNode(); I; I = I->getNextNode()) {
+    if (I == &To)
+      return true;
+    if (isWorkgroupBarrier(*I))
+      return false;
+  }
+  SmallVector<const BasicBlock *, 16> Pending(successors(From.getParent()));
+  SmallPtrSet<const BasicBlock *, 16> Seen(Pending.begin(), Pending.end());
+  while (!Pending.empty()) {
+    const BasicBlock *BB = Pending.pop_back_val();
+    bool Blocked = false;
+    for (const Instruction &I : *BB) {
+      if (&I == &To)
+        return true;
+      if (isWorkgroupBarrier(I)) {
+        Blocked = true;
+        break;
+      }
+    }
+    if (!Blocked)
+      for (const BasicBlock *Next : successors(BB))
+        if (Seen.insert(Next).second)
+          Pending.push_back(Next);
+  }
+  return false;
 }
 
 /// Whether \p Call neither reads nor writes memory for the program.
@@ -96,8 +240,9 @@ struct PrivateAccess {
 
 class DivergenceAnalysis {
 public:
+  /// With \p DT, a write by one thread is a broadcast (LocalIds only).
   DivergenceAnalysis(Function &F, const PostDominatorTree &PDT,
-                     IdSources Sources);
+                     IdSources Sources, const DominatorTree *DT);
   bool isDivergent(const BasicBlock &BB) const {
     return DivergentBlocks.count(&BB);
   }
@@ -107,6 +252,10 @@ private:
                                              std::optional<uint64_t> Bytes) const;
   void collectPrivateAccesses(Function &F);
   void taint(const Value &V);
+  void taintWrite(const Instruction &Writer, const Value *Pointer,
+                  std::optional<uint64_t> Bytes);
+  bool isWrittenByOneThread(const Instruction &Writer) const;
+  void broadcast(const Instruction &Writer, const Value &Object);
   void taintMemory(const Value *Pointer, std::optional<uint64_t> Bytes);
   void taintPrivate(const PrivateAccess &Access);
   void taintVariable(const AllocaInst *Variable, ByteRange Bytes);
@@ -114,8 +263,12 @@ private:
   void markControlledBlocks(const Instruction &Branch, bool Divergent);
   void taintJoins(const Instruction &Branch);
 
+  const Function &F;
   const DataLayout &DL;
   const PostDominatorTree &PDT;
+  const DominatorTree *DT;
+  /// The broadcasts already followed: the writer and the memory object.
+  DenseSet<std::pair<const Instruction *, const Value *>> Broadcasts;
   SmallPtrSet<const Value *, 32> Tainted;
   SmallPtrSet<const BasicBlock *, 16> DivergentBlocks;
   SmallVector<const Value *, 32> Worklist;
@@ -132,8 +285,9 @@ private:
 
 DivergenceAnalysis::DivergenceAnalysis(Function &F,
                                        const PostDominatorTree &PDT,
-                                       IdSources Sources)
-    : DL(F.getParent()->getDataLayout()), PDT(PDT) {
+                                       IdSources Sources,
+                                       const DominatorTree *DT)
+    : F(F), DL(F.getParent()->getDataLayout()), PDT(PDT), DT(DT) {
   collectPrivateAccesses(F);
   for (Instruction &I : instructions(F))
     if (isIdSource(I, Sources))
@@ -204,7 +358,100 @@ void DivergenceAnalysis::taint(const Value &V) {
   // pointers it gets.
   if (const auto *Call = dyn_cast<CallBase>(&V))
     for (const Value *Pointer : writtenPointers(*Call))
-      taintMemory(Pointer, std::nullopt);
+      taintWrite(*Call, Pointer, std::nullopt);
+}
+
+/// \p Writer writes something divergent to the \p Bytes (unknown: any) at
+/// \p Pointer.
+void DivergenceAnalysis::taintWrite(const Instruction &Writer,
+                                    const Value *Pointer,
+                                    std::optional<uint64_t> Bytes) {
+  if (DT && Pointer->getType()->getPointerAddressSpace() != 0 &&
+      isWrittenByOneThread(Writer))
+    broadcast(Writer, *getUnderlyingObject(Pointer));
+  else
+    taintMemory(Pointer, Bytes);
+}
+
+/// Whether at most one thread of a workgroup executes \p Writer: it runs
+/// only past the edge of a branch on which that thread's id is a constant.
+bool DivergenceAnalysis::isWrittenByOneThread(
+    const Instruction &Writer) const {
+  const BasicBlock *BB = Writer.getParent();
+  const DomTreeNode *Node = DT->getNode(BB);
+  for (Node = Node ? Node->getIDom() : nullptr; Node; Node = Node->getIDom()) {
+    const BasicBlock *Dominator = Node->getBlock();
+    const auto *Branch = dyn_cast<BranchInst>(Dominator->getTerminator());
+    if (!Branch || !Branch->isConditional())
+      continue;
+    for (unsigned Side = 0; Side < 2; ++Side)
+      if (namesOneThread(Branch->getCondition(), Side == 0) &&
+          DT->dominates(BasicBlockEdge(Dominator, Branch->getSuccessor(Side)),
+                        BB))
+        return true;
+  }
+  return false;
+}
+
+/// One thread writes something divergent to \p Object: the reads of it that
+/// no barrier separates from the write are divergent, the others are not.
+/// An address of \p Object that escapes (stored, converted) makes every
+/// read of it divergent.
+void DivergenceAnalysis::broadcast(const Instruction &Writer,
+                                   const Value &Object) {
+  if (!Broadcasts.insert({&Writer, &Object}).second)
+    return;
+  SmallVector<const Value *, 8> Pending{&Object};
+  SmallPtrSet<const Value *, 8> Seen{&Object};
+  SmallVector<const Instruction *, 8> Reads;
+  while (!Pending.empty()) {
+    const Value *Address = Pending.pop_back_val();
+    for (const User *U : Address->users()) {
+      const auto *I = dyn_cast<Instruction>(U);
+      if (!I) {
+        // A constant expression (a field of a local variable).
+        if (isa<ConstantExpr>(U) && U->getType()->isPointerTy()) {
+          if (Seen.insert(U).second)
+            Pending.push_back(U);
+          continue;
+        }
+        if (isa<ConstantExpr>(U)) {
+          taint(Object);
+          return;
+        }
+        continue; // A global's initializer, another global.
+      }
+      if (I->getFunction() != &F)
+        continue;
+      if (isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+          isa<AddrSpaceCastInst>(I) || isa<PHINode>(I) ||
+          isa<SelectInst>(I)) {
+        if (I->getType()->isPointerTy() && Seen.insert(I).second)
+          Pending.push_back(I);
+        continue;
+      }
+      if (const auto *Store = dyn_cast<StoreInst>(I)) {
+        if (Store->getValueOperand() == Address) {
+          taint(Object); // The address escapes.
+          return;
+        }
+        continue; // A write through it.
+      }
+      if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) ||
+          isa<AtomicCmpXchgInst>(I) || isa<CallBase>(I)) {
+        Reads.push_back(I);
+        continue;
+      }
+      taint(Object); // Converted, compared: followed no further.
+      return;
+    }
+  }
+  for (const Instruction *Read : Reads)
+    if (const auto *Call = dyn_cast<CallBase>(Read); Call && isBookkeeping(*Call))
+      continue;
+    else if (reachesWithoutBarrier(Writer, *Read) ||
+             reachesWithoutBarrier(*Read, Writer))
+      taint(*Read);
 }
 
 /// Some threads write something else to the \p Bytes (unknown: any) at
@@ -258,7 +505,7 @@ void DivergenceAnalysis::propagate() {
         // A divergent value, or a divergent address (another element in
         // each thread).
         const Value *Stored = Store->getValueOperand();
-        taintMemory(Store->getPointerOperand(),
+        taintWrite(*Store, Store->getPointerOperand(),
                     Store->getPointerOperand() == V
                         ? std::nullopt
                         : std::optional<uint64_t>(
@@ -375,8 +622,10 @@ bool isTransmittable(Type *T) {
 
 void checkUniformControlFlow(Function &Kernel, DiagnosticLog &Log) {
   PostDominatorTree PDT(Kernel);
-  DivergenceAnalysis InWorkgroup(Kernel, PDT, IdSources::LocalIds);
-  DivergenceAnalysis InKernel(Kernel, PDT, IdSources::AnyIds);
+  DominatorTree DT(Kernel);
+  DivergenceAnalysis InWorkgroup(Kernel, PDT, IdSources::LocalIds, &DT);
+  DivergenceAnalysis BetweenWorkgroups(Kernel, PDT, IdSources::GroupIds,
+                                       nullptr);
   for (Instruction &I : instructions(Kernel)) {
     auto *Call = dyn_cast<CallBase>(&I);
     std::optional<Builtin> B = Call ? getCalledBuiltin(*Call) : std::nullopt;
@@ -390,7 +639,7 @@ void checkUniformControlFlow(Function &Kernel, DiagnosticLog &Log) {
                 "workgroup-uniform control flow");
     } else if ((*B == Builtin::GlobalBarrier ||
                 *B == Builtin::ResizingGlobalBarrier) &&
-               InKernel.isDivergent(*I.getParent())) {
+               BetweenWorkgroups.isDivergent(*I.getParent())) {
       Log.error(I,
                 "'" + getBuiltinName(*B) +
                     "' is reached in control flow that depends on the "
