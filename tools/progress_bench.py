@@ -382,8 +382,19 @@ class Worker:
         self.source = None
         self.hello = self.request(None, 120)
         if self.hello is None or "hello" not in self.hello:
-            raise SystemExit(f"progress_bench: the OpenCL worker did not start: {self.hello}")
+            return None
         return self.hello["hello"]
+
+    def start_retrying(self, attempts=5):
+        """start(), again after a pause when it fails (a driver library being
+        rewritten by a build, say); exits after `attempts` failures."""
+        for attempt in range(attempts):
+            hello = self.start()
+            if hello is not None:
+                return hello
+            self.stop()
+            time.sleep(5 * (attempt + 1))
+        raise SystemExit(f"progress_bench: the OpenCL worker did not start: {self.hello}")
 
     def stop(self):
         if self.proc is not None:
@@ -421,7 +432,7 @@ class Worker:
 
     def ensure(self, source, build_timeout):
         if self.proc is None:
-            self.start()
+            self.start_retrying()
         if self.source == source:
             return {"built": 0.0, "cached": True}
         answer = self.request({"source": source}, build_timeout)
@@ -518,7 +529,7 @@ def run_config(args):
         finals[text] = final_memories(graph, test)
     mappings = args.mappings.split(",") if args.mappings else MAPPINGS
     worker = Worker(env)
-    hello = worker.start()
+    hello = worker.start_retrying()
     print(f"progress: configuration {args.config}: {hello['platform']} ({hello['version']}), "
           f"device {hello['device']}, {hello['compute_units']} compute units reported; "
           f"LP_NUM_THREADS={os.environ.get('LP_NUM_THREADS', 'unset')}, "
@@ -563,6 +574,9 @@ def run_config(args):
                 print(f"  {record['result']:8} {mapping:11} I={instances:<3} N={groups:<3} "
                       f"{text}" + (f"  ({record.get('detail')})" if "detail" in record else ""),
                       flush=True)
+        if args.json and (index + 1) % 25 == 0:  # partial results, in case of a crash
+            with open(args.json + ".partial", "w") as f:
+                json.dump({"config": args.config, "records": records}, f)
         if args.progress and (index + 1) % 50 == 0:
             print(f"  ... {index + 1}/{len(tests)} tests, {time.monotonic() - start:.0f}s",
                   flush=True)
