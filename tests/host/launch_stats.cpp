@@ -11,11 +11,12 @@
 // 12 (Errors), numbered as in docs/spec-coverage.md.
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
-#include "expect.hpp"
+#include "host_test.hpp"
 #include "resize_probe.hpp"
 #include "watchdog.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -141,25 +142,24 @@ void expect_sizes(cl_event event, const std::string &launch)
       cl_int status = clGetEventProfilingInfo(event, token.param, 0, nullptr, &bytes);
       const bool sized = status == CL_SUCCESS &&
                          (token.array ? bytes % sizeof(cl_ulong) == 0 : bytes == sizeof(cl_ulong));
-      cl_host::expect(sized, what + "the size query gives " +
-                                (token.array ? "8 bytes per time" : "8 bytes") + " (got " +
-                                cl_host::error_name(status) + ", " + std::to_string(bytes) + ")");
+      EXPECT_TRUE(sized) << what << "the size query gives "
+                         << (token.array ? "8 bytes per time" : "8 bytes") << " (got "
+                         << cl_host::error_name(status) << ", " << bytes << ")";
       if (!sized)
          continue;
       std::vector<cl_ulong> values(bytes / sizeof(cl_ulong) + 1);
       size_t read = 0;
       status = clGetEventProfilingInfo(event, token.param, bytes, values.data(), &read);
-      cl_host::expect(status == CL_SUCCESS && read == bytes,
-                      what + "a read of that size returns as many bytes");
+      EXPECT_EQ(status, CL_SUCCESS) << what << "a read of that size";
+      EXPECT_EQ(read, bytes) << what << "a read of that size returns as many bytes";
       // With no time recorded there is no shorter size to try.
       if (bytes == 0)
          continue;
       const size_t short_size = token.array ? bytes - sizeof(cl_ulong) : sizeof(cl_uint);
       status = clGetEventProfilingInfo(event, token.param, short_size, values.data(), nullptr);
-      cl_host::expect(status == CL_INVALID_VALUE,
-                      what + "a param_value_size of " + std::to_string(short_size) + " < " +
-                         std::to_string(bytes) + " is CL_INVALID_VALUE (got " +
-                         cl_host::error_name(status) + ")");
+      EXPECT_EQ(status, CL_INVALID_VALUE)
+         << what << "a param_value_size of " << short_size << " < " << bytes
+         << " is CL_INVALID_VALUE (got " << cl_host::error_name(status) << ")";
    }
 }
 
@@ -171,10 +171,9 @@ void expect_not_available(cl_event event, const std::string &when)
    for (const Token &token : tokens) {
       const cl_int status = clGetEventProfilingInfo(
          event, token.param, values.size() * sizeof(cl_ulong), values.data(), nullptr);
-      cl_host::expect(status == CL_PROFILING_INFO_NOT_AVAILABLE,
-                      std::string(token.name) + " " + when +
-                         " is CL_PROFILING_INFO_NOT_AVAILABLE (got " +
-                         cl_host::error_name(status) + ")");
+      EXPECT_EQ(status, CL_PROFILING_INFO_NOT_AVAILABLE)
+         << token.name << " " << when << " is CL_PROFILING_INFO_NOT_AVAILABLE (got "
+         << cl_host::error_name(status) << ")";
    }
 }
 
@@ -203,9 +202,8 @@ void expect_not_available_while_running(cl_context context, cl_device_id device,
    const cl_int before = cl_host::event_status(event);
    expect_not_available(event, "of a running launch");
    const cl_int after = cl_host::event_status(event);
-   cl_host::expect(before != CL_COMPLETE && after != CL_COMPLETE,
-                   "the launch was still running while it was queried (status " +
-                      std::to_string(before) + ", " + std::to_string(after) + ")");
+   EXPECT_NE(before, CL_COMPLETE) << "the launch was still running before it was queried";
+   EXPECT_NE(after, CL_COMPLETE) << "the launch was still running after it was queried";
    write_uint(control, state, 0, 1);
    cl_host::check(clFinish(queue), "clFinish");
    bool available = true;
@@ -213,7 +211,7 @@ void expect_not_available_while_running(cl_context context, cl_device_id device,
       size_t bytes = 0;
       available &= clGetEventProfilingInfo(event, token.param, 0, nullptr, &bytes) == CL_SUCCESS;
    }
-   cl_host::expect(available, "once the same launch is CL_COMPLETE every token is available");
+   EXPECT_TRUE(available) << "once the same launch is CL_COMPLETE every token is available";
 }
 
 // Section 12: a launch that ends with CL_COOPERATIVE_BARRIER_STUCK_EXT has
@@ -240,17 +238,15 @@ void expect_not_available_after_stuck(cl_context context, cl_device_id device, c
    clFinish(queue);
    clWaitForEvents(1, &raw_event);
    const cl_int status = cl_host::event_status(event);
-   cl_host::expect(status == CL_COOPERATIVE_BARRIER_STUCK_EXT,
-                   "the launch ended with CL_COOPERATIVE_BARRIER_STUCK_EXT (status " +
-                      std::to_string(status) + ")");
+   EXPECT_EQ(status, CL_COOPERATIVE_BARRIER_STUCK_EXT)
+      << "the launch ended with CL_COOPERATIVE_BARRIER_STUCK_EXT";
    expect_not_available(event, "after a stuck launch");
    cl_ulong end = 0;
    const cl_int end_status =
       clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr);
-   cl_host::expect(end_status == CL_PROFILING_INFO_NOT_AVAILABLE,
-                   std::string("CL_PROFILING_COMMAND_END after a stuck launch is "
-                               "CL_PROFILING_INFO_NOT_AVAILABLE (got ") +
-                      cl_host::error_name(end_status) + ")");
+   EXPECT_EQ(end_status, CL_PROFILING_INFO_NOT_AVAILABLE)
+      << "CL_PROFILING_COMMAND_END after a stuck launch is CL_PROFILING_INFO_NOT_AVAILABLE (got "
+      << cl_host::error_name(end_status) << ")";
 }
 
 // Section 8: KILLS and FORKS are exact, and the gather times come in
@@ -343,21 +339,19 @@ void expect_exact_counts_and_gather_order(cl_context context, cl_device_id devic
    for (cl_ulong ns : gathers)
       std::printf(" %.3f ms", ns / 1e6);
    std::printf("\n");
-   cl_host::expect(counted[JOINED] >= 1 && kills == counted_kills,
-                   "KILLS is exactly the work-groups that started or joined and did not end "
-                   "(" + std::to_string(counted_kills) + ")");
-   cl_host::expect(forks == counted[JOINED],
-                   "FORKS is exactly the work-groups that joined through request_fork (" +
-                      std::to_string(counted[JOINED]) + ")");
-   cl_host::expect(fork_times.size() == forks, "FORK_TIMES has one time per fork");
-   cl_host::expect(gathers.size() == 4, "GATHER_TIMES has one time per gather (4)");
-   cl_host::expect(gathers.size() == 4 && std::max(gathers[0], gathers[2]) <
-                                             std::min(gathers[1], gathers[3]),
-                   "GATHER_TIMES is in completion order: short, long, short, long");
-   cl_host::expect(gathers.size() == 4 && gathers[1] >= 250'000'000 &&
-                      gathers[3] >= 250'000'000,
-                   "a gather lasts until its units are given back (>= 250 ms when the kernel "
-                   "offers 500 ms after the launch)");
+   EXPECT_GE(counted[JOINED], 1u) << "work-groups joined through request_fork";
+   EXPECT_EQ(kills, counted_kills)
+      << "KILLS is exactly the work-groups that started or joined and did not end";
+   EXPECT_EQ(forks, counted[JOINED])
+      << "FORKS is exactly the work-groups that joined through request_fork";
+   EXPECT_EQ(fork_times.size(), forks) << "FORK_TIMES has one time per fork";
+   ASSERT_EQ(gathers.size(), 4u) << "GATHER_TIMES has one time per gather (4)";
+   EXPECT_LT(std::max(gathers[0], gathers[2]), std::min(gathers[1], gathers[3]))
+      << "GATHER_TIMES is in completion order: short, long, short, long";
+   // A gather lasts until its units are given back (>= 250 ms when the
+   // kernel offers 500 ms after the launch).
+   EXPECT_GE(gathers[1], 250'000'000u) << "the second gather lasts until its units come back";
+   EXPECT_GE(gathers[3], 250'000'000u) << "the fourth gather lasts until its units come back";
 }
 
 // Section 8: Mesa records the first 1024 fork times. fork_many forks more
@@ -393,104 +387,169 @@ void expect_fork_times_capped(cl_context context, cl_device_id device, cl_progra
    const auto fork_times = cl_host::profiling_times(event, CL_PROFILING_COOPERATIVE_FORK_TIMES_EXT);
    std::printf("fork_many (N = %u): joined %u, FORKS %llu, MAX_ACTIVE %llu, %zu fork times\n", n,
                counted, (unsigned long long)forks, (unsigned long long)most, fork_times.size());
-   cl_host::expect(forks == counted && forks > recorded_times,
-                   "FORKS counts every one of more than 1024 forks");
-   cl_host::expect(most == n, "MAX_ACTIVE reaches N with the returned work-groups");
-   cl_host::expect(fork_times.size() == recorded_times,
-                   "FORK_TIMES holds 1024 times (the cap), not one per fork");
+   EXPECT_EQ(forks, counted) << "FORKS counts every fork";
+   EXPECT_GT(forks, recorded_times) << "more than 1024 forks";
+   EXPECT_EQ(most, n) << "MAX_ACTIVE reaches N with the returned work-groups";
+   EXPECT_EQ(fork_times.size(), recorded_times)
+      << "FORK_TIMES holds 1024 times (the cap), not one per fork";
 }
+
+// The directories given on the command line.
+std::string kernels_dir, include_dir;
+
+// The device, its context and the two programs, shared by the tests; as
+// before, one 100 s watchdog spans them all (from the programs' build on).
+class LaunchStats : public testing::Test {
+protected:
+   struct Shared {
+      cl_device_id device = nullptr;
+      cl_uint units = 0;
+      cl_host::Context context;
+      cl_host::Program program, own_program;
+      std::unique_ptr<cl_host::Watchdog> watchdog;
+   };
+
+   static void SetUpTestSuite()
+   {
+      shared = std::make_unique<Shared>();
+      shared->device = cl_host::first_device();
+      shared->units = cl_host::device_uint(shared->device, CL_DEVICE_MAX_COMPUTE_UNITS);
+      if (shared->units < 2)
+         return;
+      shared->context = cl_host::create_context(shared->device);
+      const std::string source = cl_host::read_file(include_dir + "/cooperative_kernels.cl.h") +
+                                 cl_host::read_file(kernels_dir + "/bench.cl");
+      shared->program = cl_host::build_or_throw(shared->context, shared->device, source);
+      shared->own_program =
+         cl_host::build_or_throw(shared->context, shared->device, counting_source);
+      shared->watchdog = std::make_unique<cl_host::Watchdog>("the launch statistics test",
+                                                             std::chrono::seconds(100));
+   }
+   static void TearDownTestSuite() { shared.reset(); }
+
+   void SetUp() override
+   {
+      if (shared->units != 0 && shared->units < 2)
+         GTEST_SKIP() << "needs at least 2 compute units";
+      ASSERT_TRUE(shared->own_program.get()) << "the setup failed";
+      device = shared->device;
+      units = shared->units;
+      context = shared->context;
+      program = shared->program;
+      own_program = shared->own_program;
+   }
+
+   static std::unique_ptr<Shared> shared;
+   cl_device_id device = nullptr;
+   cl_uint units = 0;
+   cl_context context = nullptr;
+   cl_program program = nullptr, own_program = nullptr;
+};
+
+std::unique_ptr<LaunchStats::Shared> LaunchStats::shared;
 
 } // namespace
 
+// A resizing launch beside an ordinary one (cl_host::probe_resize): the
+// statistics of both, and the sizes of every token.
+TEST_F(LaunchStats, ResizingAndOrdinaryLaunch)
+{
+   const cl_host::ResizeProbe probe = cl_host::probe_resize(context, device, program, units - 1);
+   std::printf("%u units: %llu kills, %llu forks, active %llu..%llu, %zu gathers", units,
+               (unsigned long long)probe.kills, (unsigned long long)probe.forks,
+               (unsigned long long)probe.min_active, (unsigned long long)probe.max_active,
+               probe.gather_ns.size());
+   for (cl_ulong ns : probe.gather_ns)
+      std::printf(" %.3f ms", ns / 1e6);
+   std::printf("; fork latencies");
+   for (cl_ulong ns : probe.fork_ns)
+      std::printf(" %.1f us", ns / 1e3);
+   std::printf("\n");
+   EXPECT_TRUE(probe.ordinary_right) << "the ordinary kernel computed the right result";
+   EXPECT_GE(probe.kills, units - 1) << "the kernel gave back units - 1 work-groups";
+   EXPECT_GE(probe.forks, 1u) << "units came back through forks";
+   EXPECT_EQ(probe.max_active, units) << "the kernel started on every unit";
+   EXPECT_EQ(probe.min_active, 1u) << "only work-group 0 stayed while the ordinary kernel ran";
+   bool timed = !probe.gather_ns.empty();
+   for (cl_ulong ns : probe.gather_ns)
+      timed &= ns > 0 && ns < 10'000'000'000ull;
+   EXPECT_TRUE(timed) << "every gather has a time between 0 and 10 s";
+   EXPECT_EQ(probe.fork_ns.size(), probe.forks) << "every fork has a latency";
+
+   cl_event ordinary = probe.ordinary_event;
+   EXPECT_EQ(cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_KILLS_EXT), 0u)
+      << "an ordinary launch reports no kills";
+   EXPECT_TRUE(
+      cl_host::profiling_times(ordinary, CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT).empty())
+      << "an ordinary launch reports no gathers";
+   // Section 8: "every value is 0 (no gathers) for a kernel that is not
+   // cooperative" - the other four tokens too.
+   EXPECT_EQ(cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_FORKS_EXT), 0u)
+      << "an ordinary launch reports 0 forks";
+   EXPECT_EQ(cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT), 0u)
+      << "an ordinary launch reports 0 as MIN_ACTIVE";
+   EXPECT_EQ(cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT), 0u)
+      << "an ordinary launch reports 0 as MAX_ACTIVE";
+   EXPECT_TRUE(
+      cl_host::profiling_times(ordinary, CL_PROFILING_COOPERATIVE_FORK_TIMES_EXT).empty())
+      << "an ordinary launch reports no fork times";
+   expect_sizes(ordinary, "an ordinary launch");
+   expect_sizes(probe.cooperative_event, "the resizing launch");
+}
+
+TEST_F(LaunchStats, NotAvailableWithoutQueueProfiling)
+{
+   // Without queue profiling there are no statistics.
+   cl_host::Queue plain_queue = cl_host::create_queue(context, device);
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "yield_until_stopped");
+   cl_uint stopped[3] = {1, 0, 0};
+   cl_host::Buffer state = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
+                                                  sizeof(stopped), stopped);
+   cl_host::set_arg(kernel, 0, state.get());
+   const size_t local = 8, global = units * local;
+   cl_event raw_event = nullptr;
+   cl_host::check(clEnqueueNDRangeKernel(plain_queue, kernel, 1, nullptr, &global, &local, 0,
+                                         nullptr, &raw_event),
+                  "clEnqueueNDRangeKernel(no profiling)");
+   cl_host::Event plain_event(raw_event);
+   cl_host::check(clFinish(plain_queue), "clFinish");
+   cl_ulong unused = 0;
+   EXPECT_EQ(clGetEventProfilingInfo(plain_event, CL_PROFILING_COOPERATIVE_KILLS_EXT,
+                                     sizeof(unused), &unused, nullptr),
+             CL_PROFILING_INFO_NOT_AVAILABLE)
+      << "without queue profiling the statistics are CL_PROFILING_INFO_NOT_AVAILABLE";
+   // Section 8: every token, not only KILLS.
+   expect_not_available(plain_event, "without queue profiling");
+}
+
+TEST_F(LaunchStats, NotAvailableWhileRunning)
+{
+   expect_not_available_while_running(context, device, program, units);
+}
+
+TEST_F(LaunchStats, NotAvailableAfterStuckLaunch)
+{
+   expect_not_available_after_stuck(context, device, own_program, units);
+}
+
+TEST_F(LaunchStats, ExactCountsAndGatherOrder)
+{
+   expect_exact_counts_and_gather_order(context, device, own_program, units);
+}
+
+TEST_F(LaunchStats, ForkTimesCapped)
+{
+   expect_fork_times_capped(context, device, own_program, units);
+}
+
 int main(int argc, char **argv)
 {
+   testing::InitGoogleTest(&argc, argv);
    if (argc != 3) {
-      std::fprintf(stderr, "usage: launch_stats KERNELS_DIR INCLUDE_DIR\n");
+      std::fprintf(stderr, "usage: launch_stats [GTEST_OPTION...] KERNELS_DIR INCLUDE_DIR\n");
       return 2;
    }
-   try {
-      cl_device_id device = cl_host::first_device();
-      const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-      if (units < 2) {
-         std::printf("SKIP: needs at least 2 compute units\n");
-         return 77;
-      }
-      cl_host::Context context = cl_host::create_context(device);
-      const std::string source =
-         cl_host::read_file(std::string(argv[2]) + "/cooperative_kernels.cl.h") +
-         cl_host::read_file(std::string(argv[1]) + "/bench.cl");
-      cl_host::Program program = cl_host::build_or_throw(context, device, source);
-      cl_host::Program own_program = cl_host::build_or_throw(context, device, counting_source);
-      cl_host::Watchdog watchdog("the launch statistics test", std::chrono::seconds(100));
-
-      const cl_host::ResizeProbe probe = cl_host::probe_resize(context, device, program, units - 1);
-      std::printf("%u units: %llu kills, %llu forks, active %llu..%llu, %zu gathers", units,
-                  (unsigned long long)probe.kills, (unsigned long long)probe.forks,
-                  (unsigned long long)probe.min_active, (unsigned long long)probe.max_active,
-                  probe.gather_ns.size());
-      for (cl_ulong ns : probe.gather_ns)
-         std::printf(" %.3f ms", ns / 1e6);
-      std::printf("; fork latencies");
-      for (cl_ulong ns : probe.fork_ns)
-         std::printf(" %.1f us", ns / 1e3);
-      std::printf("\n");
-      cl_host::expect(probe.ordinary_right, "the ordinary kernel computed the right result");
-      cl_host::expect(probe.kills >= units - 1, "the kernel gave back units - 1 work-groups");
-      cl_host::expect(probe.forks >= 1, "units came back through forks");
-      cl_host::expect(probe.max_active == units, "the kernel started on every unit");
-      cl_host::expect(probe.min_active == 1,
-                      "only work-group 0 stayed while the ordinary kernel ran");
-      bool timed = !probe.gather_ns.empty();
-      for (cl_ulong ns : probe.gather_ns)
-         timed &= ns > 0 && ns < 10'000'000'000ull;
-      cl_host::expect(timed, "every gather has a time between 0 and 10 s");
-      cl_host::expect(probe.fork_ns.size() == probe.forks, "every fork has a latency");
-
-      cl_event ordinary = probe.ordinary_event;
-      cl_host::expect(
-         cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_KILLS_EXT) == 0 &&
-            cl_host::profiling_times(ordinary, CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT).empty(),
-         "an ordinary launch reports no kills and no gathers");
-      // Section 8: "every value is 0 (no gathers) for a kernel that is not
-      // cooperative" - the other four tokens too.
-      cl_host::expect(
-         cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_FORKS_EXT) == 0 &&
-            cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT) == 0 &&
-            cl_host::profiling_ulong(ordinary, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT) == 0 &&
-            cl_host::profiling_times(ordinary, CL_PROFILING_COOPERATIVE_FORK_TIMES_EXT).empty(),
-         "an ordinary launch reports 0 forks, 0 as MIN_ACTIVE and MAX_ACTIVE, no fork times");
-      expect_sizes(ordinary, "an ordinary launch");
-      expect_sizes(probe.cooperative_event, "the resizing launch");
-
-      // Without queue profiling there are no statistics.
-      cl_host::Queue plain_queue = cl_host::create_queue(context, device);
-      cl_host::Kernel kernel = cl_host::create_kernel(program, "yield_until_stopped");
-      cl_uint stopped[3] = {1, 0, 0};
-      cl_host::Buffer state = cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR,
-                                                     sizeof(stopped), stopped);
-      cl_host::set_arg(kernel, 0, state.get());
-      const size_t local = 8, global = units * local;
-      cl_event raw_event = nullptr;
-      cl_host::check(clEnqueueNDRangeKernel(plain_queue, kernel, 1, nullptr, &global, &local, 0,
-                                            nullptr, &raw_event),
-                     "clEnqueueNDRangeKernel(no profiling)");
-      cl_host::Event plain_event(raw_event);
-      cl_host::check(clFinish(plain_queue), "clFinish");
-      cl_ulong unused = 0;
-      cl_host::expect(clGetEventProfilingInfo(plain_event, CL_PROFILING_COOPERATIVE_KILLS_EXT,
-                                              sizeof(unused), &unused, nullptr) ==
-                         CL_PROFILING_INFO_NOT_AVAILABLE,
-                      "without queue profiling the statistics are CL_PROFILING_INFO_NOT_AVAILABLE");
-      // Section 8: every token, not only KILLS.
-      expect_not_available(plain_event, "without queue profiling");
-
-      expect_not_available_while_running(context, device, program, units);
-      expect_not_available_after_stuck(context, device, own_program, units);
-      expect_exact_counts_and_gather_order(context, device, own_program, units);
-      expect_fork_times_capped(context, device, own_program, units);
-   } catch (const std::exception &error) {
-      std::fprintf(stderr, "launch_stats: %s\n", error.what());
-      return 1;
-   }
-   return cl_host::expectations_status();
+   kernels_dir = argv[1];
+   include_dir = argv[2];
+   return host_test::run_all();
 }
