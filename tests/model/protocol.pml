@@ -47,6 +47,17 @@
  *                         barrier forks before it releases the barrier: a
  *                         new one can arrive at the next barrier while the
  *                         release resets the count
+ *   MUTATE_READY_BEFORE_DOORBELL
+ *                         the kernel marks a fork's slot ready before it
+ *                         counts the fork as published: a unit can claim
+ *                         it first, and forks_started passes published
+ *   MUTATE_UNLOCKED_WITHDRAWAL
+ *                         a parked unit takes a wanted withdrawal without
+ *                         the lock and, finding its offer gone to a fork,
+ *                         gives it back after another unit trimmed the
+ *                         wanted withdrawals to the units still parked, as
+ *                         an earlier scheduler did: withdrawals_wanted then
+ *                         exceeds parked, a withdrawal no unit can make
  * The doomed work-groups' way out of the kill phase (a request withdrawn
  * after F was fixed) is unreachable here: the scheduler never withdraws a
  * request that an active work-group can still meet, and in a resizing
@@ -529,6 +540,21 @@ progress_left:
             break
          :: else
          fi
+#ifdef MUTATE_UNLOCKED_WITHDRAWAL
+      :: atomic { !finished && withdrawals_wanted > 0 -> withdrawals_wanted-- };
+         if
+         :: atomic {
+               OFFERS > 0 -> OFFERS--; parked--; task[u] = IDLE;
+               assert(finished || invariants_hold)
+            };
+            break
+         :: atomic { OFFERS == 0 -> withdrawals_wanted++; assert(finished || invariants_hold) }
+         fi
+      :: atomic {
+            finished && OFFERS > 0 -> OFFERS--; parked--; task[u] = IDLE
+         };
+         break
+#else
       :: atomic {
             (finished || withdrawals_wanted > 0) && OFFERS > 0 ->
             OFFERS--;
@@ -540,6 +566,7 @@ progress_left:
             assert(finished || invariants_hold)
          };
          break
+#endif
       od
    od
 }
