@@ -7,10 +7,11 @@ expect_build_fail: true
 !*/
 
 // ping and pong call each other; the builtin is in pong only.
-// CHECK-BUILD: failure
-// CHECK-LOG: input.cl:17:
-// CHECK-LOG: input.cl:22:
-// CHECK-LOG: [recursion]
+// CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
+// CHECK: build log:
+// CHECK-DAG: input.cl:[[@LINE+6]]:
+// CHECK-DAG: input.cl:[[@LINE+10]]:
+// CHECK-DAG: [recursion]
 
 int pong(int n);
 

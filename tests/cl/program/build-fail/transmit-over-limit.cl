@@ -6,12 +6,15 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
-// 4 + 244 = 248 bytes fit; the last byte, on line 20, does not.
-// CHECK-BUILD: failure
-// CHECK-LOG: input.cl:20:
-// CHECK-LOG: [transmit]
-// CHECK-LOG-NOT: input.cl:18:
-// CHECK-LOG-NOT: input.cl:19:
+// 4 + 244 = 248 bytes fit; the last byte, on line 23, does not.
+// CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
+// CHECK: build log:
+// CHECK-DAG: input.cl:[[@LINE+11]]:
+// CHECK-DAG: [transmit]
+// LOG: build log:
+// LOG-NOT: input.cl:[[@LINE+6]]:
+// LOG-NOT: input.cl:[[@LINE+6]]:
+// LOG: end of build log
 
 kernel void k(global uchar *out, int n)
 {

@@ -6,9 +6,10 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
-// CHECK-BUILD: failure
-// CHECK-LOG: input.cl:20:
-// CHECK-LOG: [transmit]
+// CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
+// CHECK: build log:
+// CHECK-DAG: input.cl:[[@LINE+10]]:
+// CHECK-DAG: [transmit]
 
 kernel void k(global int *out)
 {

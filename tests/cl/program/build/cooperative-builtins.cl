@@ -5,11 +5,14 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 !*/
 
-// CHECK-BUILD: success
-// CHECK-COOPERATIVE: work_stealing
-// CHECK-COOPERATIVE: levels
-// CHECK-COOPERATIVE: query_barrier
-// CHECK-NOT-COOPERATIVE: plain
+// CHECK: compute units: [[UNITS:[0-9]+]]
+// CHECK: build: success
+// CHECK: build log:
+// CHECK: end of build log
+// CHECK-DAG: kernel work_stealing: cooperative, [[UNITS]] active work-groups
+// CHECK-DAG: kernel levels: cooperative, [[UNITS]] active work-groups
+// CHECK-DAG: kernel query_barrier: cooperative, [[UNITS]] active work-groups
+// CHECK-DAG: kernel plain: not cooperative, 0 active work-groups
 
 #ifndef cl_ext_cooperative_kernels
 #error "cl_ext_cooperative_kernels is not defined"

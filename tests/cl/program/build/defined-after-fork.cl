@@ -7,10 +7,15 @@ require_device_extensions: cl_ext_cooperative_kernels
 
 // Transmitted loop counters, arguments, and values computed again after
 // the fork point: nothing a joining work-group reads is undefined.
-// CHECK-BUILD: success
-// CHECK-COOPERATIVE: relax
-// CHECK-COOPERATIVE: tasks
-// CHECK-LOG-NOT: warning
+// CHECK: compute units: [[UNITS:[0-9]+]]
+// CHECK: build: success
+// CHECK: build log:
+// CHECK: end of build log
+// CHECK-DAG: kernel relax: cooperative, [[UNITS]] active work-groups
+// CHECK-DAG: kernel tasks: cooperative, [[UNITS]] active work-groups
+// LOG: build log:
+// LOG-NOT: warning
+// LOG: end of build log
 
 kernel void relax(global float *cells, uint steps)
 {

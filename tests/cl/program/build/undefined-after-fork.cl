@@ -6,16 +6,21 @@ require_device_extensions: cl_ext_cooperative_kernels
 !*/
 
 // A work-group that joins at a fork point has only the kernel's arguments
-// and its transmit variables: `lid` (line 23, read on line 28) and `step`
-// (line 35) are undefined there; `fresh` is set again before it is read
-// (line 29). The build succeeds and the log warns at each undefined read.
-// CHECK-BUILD: success
-// CHECK-COOPERATIVE: cached_id
-// CHECK-COOPERATIVE: loop_counter
-// CHECK-LOG: :28:11: warning: this read of a private variable can run in a work-group that joined at request_fork (line 26)
-// CHECK-LOG: :35:38: warning: this read of a private variable can run in a work-group that joined at resizing_global_barrier (line 37)
-// CHECK-LOG: [undefined after fork]
-// CHECK-LOG-NOT: :29:
+// and its transmit variables: `lid` (line 28, read on line 33) and `step`
+// (line 40) are undefined there; `fresh` is set again before it is read
+// (line 34). The build succeeds and the log warns at each undefined read.
+// CHECK: compute units: [[UNITS:[0-9]+]]
+// CHECK: build: success
+// CHECK: build log:
+// CHECK-DAG: :[[@LINE+18]]:11: warning: this read of a private variable can run in a work-group that joined at request_fork (line [[@LINE+16]])
+// CHECK-DAG: :[[@LINE+24]]:38: warning: this read of a private variable can run in a work-group that joined at resizing_global_barrier (line [[@LINE+26]])
+// CHECK-DAG: [undefined after fork]
+// CHECK: end of build log
+// CHECK-DAG: kernel cached_id: cooperative, [[UNITS]] active work-groups
+// CHECK-DAG: kernel loop_counter: cooperative, [[UNITS]] active work-groups
+// LOG: build log:
+// LOG-NOT: :[[@LINE+12]]:
+// LOG: end of build log
 
 kernel void cached_id(global uint *out, uint rounds)
 {
