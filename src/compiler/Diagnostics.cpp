@@ -255,6 +255,7 @@ private:
   void taintWrite(const Instruction &Writer, const Value *Pointer,
                   std::optional<uint64_t> Bytes);
   bool isWrittenByOneThread(const Instruction &Writer) const;
+  const Value *memoryObject(const Value *Pointer) const;
   void broadcast(const Instruction &Writer, const Value &Object);
   void taintMemory(const Value *Pointer, std::optional<uint64_t> Bytes);
   void taintPrivate(const PrivateAccess &Access);
@@ -368,9 +369,39 @@ void DivergenceAnalysis::taintWrite(const Instruction &Writer,
                                     std::optional<uint64_t> Bytes) {
   if (DT && Pointer->getType()->getPointerAddressSpace() != 0 &&
       isWrittenByOneThread(Writer))
-    broadcast(Writer, *getUnderlyingObject(Pointer));
+    broadcast(Writer, *memoryObject(Pointer));
   else
     taintMemory(Pointer, Bytes);
+}
+
+/// The object that \p Pointer points into: its underlying object, or, for
+/// a pointer loaded from a private variable that holds nothing else (a
+/// kernel argument's copy at -O0), what that variable holds.
+const Value *DivergenceAnalysis::memoryObject(const Value *Pointer) const {
+  const Value *Object = getUnderlyingObject(Pointer);
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *Load = dyn_cast<LoadInst>(Object);
+    const auto *Variable =
+        Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+    if (!Variable || Escaped.count(Variable))
+      return Object;
+    const Value *Held = nullptr;
+    for (const User *U : Variable->users()) {
+      if (const auto *Store = dyn_cast<StoreInst>(U)) {
+        if (Held || Store->getPointerOperand() != Variable)
+          return Object;
+        Held = Store->getValueOperand();
+      } else if (!isa<LoadInst>(U)) {
+        const auto *Call = dyn_cast<CallBase>(U);
+        if (!Call || !(isa<DbgInfoIntrinsic>(Call) || Call->isLifetimeStartOrEnd()))
+          return Object;
+      }
+    }
+    if (!Held)
+      return Object;
+    Object = getUnderlyingObject(Held);
+  }
+  return Object;
 }
 
 /// Whether at most one thread of a workgroup executes \p Writer: it runs
@@ -432,8 +463,23 @@ void DivergenceAnalysis::broadcast(const Instruction &Writer,
       }
       if (const auto *Store = dyn_cast<StoreInst>(I)) {
         if (Store->getValueOperand() == Address) {
-          taint(Object); // The address escapes.
-          return;
+          // Copied to a private variable that holds only it (-O0): its
+          // loads are the address again. Anywhere else, it escapes.
+          const auto *Copy = dyn_cast<AllocaInst>(Store->getPointerOperand());
+          bool Followed = false;
+          if (Copy && !Escaped.count(Copy))
+            for (const User *CopyUser : Copy->users())
+              if (const auto *Reload = dyn_cast<LoadInst>(CopyUser))
+                if (memoryObject(Reload) == &Object) {
+                  Followed = true;
+                  if (Seen.insert(Reload).second)
+                    Pending.push_back(Reload);
+                }
+          if (!Followed) {
+            taint(Object);
+            return;
+          }
+          continue;
         }
         continue; // A write through it.
       }
@@ -461,7 +507,7 @@ void DivergenceAnalysis::taintMemory(const Value *Pointer,
   if (std::optional<PrivateAccess> Access = privateAccess(Pointer, Bytes))
     taintPrivate(*Access);
   else // Local or global memory: a divergent value stored there.
-    taint(*getUnderlyingObject(Pointer));
+    taint(*memoryObject(Pointer));
 }
 
 void DivergenceAnalysis::taintPrivate(const PrivateAccess &Access) {
