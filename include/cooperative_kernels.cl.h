@@ -3,7 +3,8 @@
  * cl_ext_cooperative_kernels builtins. On an implementation with the
  * extension it adds nothing. Elsewhere it defines the builtins away as the
  * FSE'17 backwards-compatibility rule says: `transmit`, `offer_kill` and
- * `request_fork` vanish, `resizing_global_barrier` becomes `global_barrier`,
+ * `request_fork` vanish, `query_kill_count()` is 0 (nothing asks for
+ * work-groups back), `resizing_global_barrier` becomes `global_barrier`,
  * and `global_barrier` is an occupancy-bound barrier, correct only when the
  * host launches no more work-groups than the device runs at once (which is
  * how such kernels run today). Defining CK_DEFINE_AWAY (-DCK_DEFINE_AWAY)
