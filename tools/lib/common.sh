@@ -51,6 +51,9 @@ CK_PACKAGES=(
    libgtest-dev googletest nlohmann-json3-dev libbenchmark-dev python3-matplotlib
    # the protocol model (tests/model)
    spin
+   # an OpenCL without the extension, for the fallback header's test and
+   # 'tools/ck bench table2 --platform pocl'
+   pocl-opencl-icd
 )
 
 # Install whatever of CK_PACKAGES is missing. Quiet when nothing is.
