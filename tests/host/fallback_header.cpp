@@ -14,7 +14,7 @@
 //     extra argument; built with -DCK_DEFINE_AWAY it is not cooperative
 //     (CL_FALSE, 0) and takes the sync argument.
 #include "cl_host.hpp"
-#include "expect.hpp"
+#include "host_test.hpp"
 
 #include <CL/cl_ext_cooperative_kernels.h>
 
@@ -74,12 +74,12 @@ void without_extension(const std::string &source)
    cl_device_id device = cl_host::first_device();
    std::printf("device: %s (%s)\n", cl_host::device_string(device, CL_DEVICE_NAME).c_str(),
                cl_host::device_string(device, CL_DEVICE_VERSION).c_str());
-   cl_host::expect(!has_extension(device), "the device lacks cl_ext_cooperative_kernels");
+   EXPECT_FALSE(has_extension(device)) << "the device lacks cl_ext_cooperative_kernels";
    cl_host::Context context = cl_host::create_context(device);
    cl_host::Program program = cl_host::build_or_throw(context, device, source);
    cl_host::Kernel kernel = cl_host::create_kernel(program, "ring");
-   cl_host::expect(cl_host::kernel_arg_count(kernel) == 5,
-                   "CK_SYNC_PARAM adds the sync argument (5 arguments)");
+   EXPECT_EQ(cl_host::kernel_arg_count(kernel), 5u)
+      << "CK_SYNC_PARAM adds the sync argument (5 arguments)";
 
    const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
    const size_t groups = units < 4 ? units : 4; // N <= compute units
@@ -112,24 +112,21 @@ void without_extension(const std::string &source)
    size_t wrong = 0;
    for (size_t i = 0; i < n; ++i)
       wrong += result[i] != (i + rounds) % n + rounds;
-   cl_host::expect(wrong == 0, std::to_string(rounds) + " rounds of the ring shift: " +
-                                  std::to_string(wrong) + " wrong elements");
+   EXPECT_EQ(wrong, 0u) << rounds << " rounds of the ring shift: wrong elements";
    const auto counts = cl_host::read_buffer<cl_uint>(queue, kill_counts, groups);
    size_t nonzero = 0;
    for (cl_uint count : counts)
       nonzero += count;
-   cl_host::expect(nonzero == 0, "query_kill_count() is 0 at every call");
+   EXPECT_EQ(nonzero, 0u) << "query_kill_count() is 0 at every call";
    const auto words = cl_host::read_buffer<cl_uint>(queue, sync, 2);
-   cl_host::expect(words[0] == 0 && words[1] == 2 * rounds,
-                   "the sync words end at 0 arrivals and " + std::to_string(2 * rounds) +
-                      " barrier generations (" + std::to_string(words[0]) + ", " +
-                      std::to_string(words[1]) + ")");
+   EXPECT_EQ(words[0], 0u) << "the sync words end at 0 arrivals";
+   EXPECT_EQ(words[1], 2 * rounds) << "the sync words end at 2 x rounds barrier generations";
 }
 
 void with_extension(const std::string &source)
 {
    cl_device_id device = cl_host::first_device();
-   cl_host::expect(has_extension(device), "the device has cl_ext_cooperative_kernels");
+   EXPECT_TRUE(has_extension(device)) << "the device has cl_ext_cooperative_kernels";
    const cl_uint units = cl_host::device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
    cl_host::Context context = cl_host::create_context(device);
    for (const bool define_away : {false, true}) {
@@ -140,45 +137,53 @@ void with_extension(const std::string &source)
       const auto cooperative = work_group_info<cl_bool>(kernel, device, CL_KERNEL_COOPERATIVE_EXT);
       const auto active =
          work_group_info<size_t>(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT);
-      cl_host::expect(cooperative == (define_away ? CL_FALSE : CL_TRUE),
-                      "built " + label + ", the kernel is" + (define_away ? " not" : "") +
-                         " cooperative");
-      cl_host::expect(active == (define_away ? 0 : units),
-                      "built " + label + ", CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT is " +
-                         std::to_string(active));
-      cl_host::expect(cl_host::kernel_arg_count(kernel) == (define_away ? 5u : 4u),
-                      "built " + label + ", the kernel takes " +
-                         std::to_string(cl_host::kernel_arg_count(kernel)) + " arguments");
+      SCOPED_TRACE("built " + label);
+      EXPECT_EQ(cooperative, cl_bool(define_away ? CL_FALSE : CL_TRUE))
+         << "the kernel is" << (define_away ? " not" : "") << " cooperative";
+      EXPECT_EQ(active, define_away ? size_t(0) : size_t(units))
+         << "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT";
+      EXPECT_EQ(cl_host::kernel_arg_count(kernel), define_away ? 5u : 4u)
+         << "the kernel's arguments (the sync argument only when defined away)";
    }
 }
 
+// The command line: the header and the mode.
+std::string header_path, mode;
+
 } // namespace
 
-int main(int argc, char **argv)
+// Each run checks one side (meson runs both): the other test skips, and a
+// run whose every test skipped exits 77 (tests/host/host_test.hpp).
+TEST(FallbackHeader, WithoutExtension)
 {
-   const std::string mode = argc == 3 ? argv[2] : "";
-   if (mode != "--without-extension" && mode != "--with-extension") {
-      std::fprintf(stderr, "usage: fallback_header HEADER --without-extension|--with-extension\n");
-      return 2;
-   }
+   if (mode != "--without-extension")
+      GTEST_SKIP() << "run with --without-extension";
    // meson points OCL_ICD_VENDORS at /etc/OpenCL/vendors/pocl.icd.
    const char *icd = std::getenv("OCL_ICD_VENDORS");
    struct stat st;
-   if (mode == "--without-extension" && (!icd || stat(icd, &st) != 0)) {
-      std::printf("SKIP: %s is absent: install pocl-opencl-icd (Debian) to run the fallback "
-                  "on an implementation without the extension\n",
-                  icd ? icd : "OCL_ICD_VENDORS (PoCL's .icd file)");
-      return 77;
+   if (!icd || stat(icd, &st) != 0)
+      GTEST_SKIP() << (icd ? icd : "OCL_ICD_VENDORS (PoCL's .icd file)")
+                   << " is absent: install pocl-opencl-icd (Debian) to run the fallback on an "
+                      "implementation without the extension";
+   without_extension(cl_host::read_file(header_path) + kernel_source);
+}
+
+TEST(FallbackHeader, WithExtension)
+{
+   if (mode != "--with-extension")
+      GTEST_SKIP() << "run with --with-extension";
+   with_extension(cl_host::read_file(header_path) + kernel_source);
+}
+
+int main(int argc, char **argv)
+{
+   testing::InitGoogleTest(&argc, argv);
+   mode = argc == 3 ? argv[2] : "";
+   if (mode != "--without-extension" && mode != "--with-extension") {
+      std::fprintf(stderr, "usage: fallback_header [GTEST_OPTION...] HEADER "
+                           "--without-extension|--with-extension\n");
+      return 2;
    }
-   try {
-      const std::string source = cl_host::read_file(argv[1]) + kernel_source;
-      if (mode == "--without-extension")
-         without_extension(source);
-      else
-         with_extension(source);
-   } catch (const std::exception &error) {
-      std::fprintf(stderr, "fallback_header: %s\n", error.what());
-      return 1;
-   }
-   return cl_host::expectations_status();
+   header_path = argv[1];
+   return host_test::run_all();
 }
