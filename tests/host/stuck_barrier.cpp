@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -71,6 +72,18 @@ kernel void returns_before_resizing(global uint *counter)
    resizing_global_barrier(); // stuck: returns_before_resizing
    if (get_local_id(0) == 0)
       atomic_inc(&counter[1]);
+}
+
+// Every work-item writes its slot before the barrier; one work-group
+// returns, the others wait at the barrier and leave; none writes after it.
+kernel void writes_before_stuck(global uint *out, global uint *counter)
+{
+   local uint ticket;
+   out[get_global_id(0)] = get_global_id(0) + 1;
+   if (counted_first(counter, &ticket))
+      return;
+   global_barrier(); // stuck: writes_before_stuck
+   out[get_global_id(0)] = 0xdeadu;
 }
 
 // A kernel that keeps the rules, launched after each stuck one: every
@@ -259,6 +272,56 @@ protected:
 std::unique_ptr<StuckBarrier::Shared> StuckBarrier::shared;
 
 } // namespace
+
+// Section 10.1: "Global memory then holds what the work-groups wrote before
+// they left": every work-item of the work-groups that waited at the stuck
+// barrier (and of the one that returned) wrote its slot, none of them past
+// the barrier, and no other work-group started. Section 12: on a profiling
+// queue, the stuck launch's profiling information is not available.
+TEST_F(StuckBarrier, WritesBeforeTheBarrierAreKept)
+{
+   cl_host::Queue queue =
+      cl_host::create_queue(shared->context, shared->device, /*profiling=*/true);
+   cl_host::Kernel kernel = cl_host::create_kernel(shared->program, "writes_before_stuck");
+   for (size_t groups : {size_t(shared->units), size_t(2 * shared->units + 1)}) {
+      SCOPED_TRACE(std::to_string(groups) + " work-groups");
+      const size_t local = 4, global = local * groups;
+      std::vector<cl_uint> zeros(global, 0);
+      cl_host::Buffer out = cl_host::create_buffer(shared->context, CL_MEM_COPY_HOST_PTR,
+                                                   global * sizeof(cl_uint), zeros.data());
+      cl_host::Buffer counter = cl_host::create_buffer(shared->context, CL_MEM_COPY_HOST_PTR,
+                                                       3 * sizeof(cl_uint), zeros.data());
+      cl_host::set_arg(kernel, 0, out.get());
+      cl_host::set_arg(kernel, 1, counter.get());
+      StderrCapture capture;
+      cl_event raw_event = nullptr;
+      cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0,
+                                            nullptr, &raw_event),
+                     "clEnqueueNDRangeKernel");
+      cl_host::Event event(raw_event);
+      clFinish(queue); // reports the launch's error; the status is checked below
+      capture.finish();
+      ASSERT_EQ(cl_host::event_status(event), CL_COOPERATIVE_BARRIER_STUCK_EXT);
+      const auto written = cl_host::read_buffer<cl_uint>(queue, out, global);
+      const auto counted = cl_host::read_buffer<cl_uint>(queue, counter, 3);
+      const size_t ran = counted[0];
+      EXPECT_GE(ran, 2u) << "work-groups that started";
+      EXPECT_LE(ran, std::min<size_t>(groups, shared->units));
+      for (size_t i = 0; i < global; ++i)
+         EXPECT_EQ(written[i], i / local < ran ? cl_uint(i + 1) : 0u)
+            << "slot " << i << " of work-group " << i / local << " (" << ran << " ran)";
+      cl_ulong value = 0;
+      EXPECT_EQ(clGetEventProfilingInfo(event, CL_PROFILING_COOPERATIVE_KILLS_EXT, sizeof(value),
+                                        &value, nullptr),
+                CL_PROFILING_INFO_NOT_AVAILABLE)
+         << "profiling information is not available";
+      EXPECT_EQ(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(value), &value,
+                                        nullptr),
+                CL_PROFILING_INFO_NOT_AVAILABLE)
+         << "not even CL_PROFILING_COMMAND_END";
+      run_good(shared->context, shared->queue, shared->program, groups);
+   }
+}
 
 TEST_F(StuckBarrier, ExtraBarrier)
 {
