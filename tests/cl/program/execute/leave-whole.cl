@@ -5,14 +5,14 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 
 [test]
-name: 8 work-groups of 16 (two SIMD chunks), 200 rounds of offer_kill, request_fork, global_barrier
+name: 8 work-groups of 16 (two SIMD chunks), 200 rounds of every builtin
 kernel_name: leave_whole
 dimensions: 1
 global_size: 128 0 0
 local_size: 16 0 0
 arg_in:  0 buffer uint[128] repeat 0
-arg_in:  1 buffer uint[6] repeat 0
-arg_out: 1 buffer uint[6] 0 0 0 0 0 200
+arg_in:  1 buffer uint[8] repeat 0
+arg_out: 1 buffer uint[8] 0 0 0 0 0 200 0 0
 arg_in:  2 uint 200
 !*/
 
@@ -25,8 +25,9 @@ arg_in:  2 uint 200
  * work-group ran on past the call (or some of a surviving one did not).
  *
  * Section 11: "The cooperative builtins include a work-group barrier."
- * One work-item writes local memory just before offer_kill, request_fork
- * and global_barrier, and every work-item reads it just after, with no
+ * One work-item writes local memory just before offer_kill, request_fork,
+ * global_barrier, resizing_global_barrier and query_kill_count, and every
+ * work-item reads it just after, with no
  * barrier() of its own between: only the builtins' barrier orders them. A
  * value written before barrier() is read the same way (work_group_barrier,
  * OpenCL C 2.0, exists on neither Mesa frontend: both have OpenCL C 1.x).
@@ -38,14 +39,18 @@ arg_in:  2 uint 200
  *   2  ... before barrier
  *   3  ... before global_barrier
  *   4  slots of one work-group id with different counts
- *   5  the rounds of work-group 0 (never killed) */
+ *   5  the rounds of work-group 0 (never killed)
+ *   6  ... before resizing_global_barrier (work-groups that were there
+ *      before it: local memory is undefined in those that join)
+ *   7  ... before query_kill_count */
 #define N_GROUPS 8u
 #define LOCAL_SIZE 16u
-enum { E_KILL, E_FORK, E_BARRIER, E_GLOBAL_BARRIER, E_UNEQUAL, ROUNDS };
+enum { E_KILL, E_FORK, E_BARRIER, E_GLOBAL_BARRIER, E_UNEQUAL, ROUNDS, E_RESIZING, E_QUERY };
 
 kernel void leave_whole(global uint *past, global uint *errors, uint rounds)
 {
    local uint before_kill, before_fork, before_barrier, before_global_barrier;
+   local uint before_resizing, before_query;
    transmit uint r;
    transmit uint forker;
    r = 0;
@@ -75,6 +80,19 @@ kernel void leave_whole(global uint *past, global uint *errors, uint rounds)
       global_barrier();
       if (before_global_barrier != r + 1000 * get_group_id(0))
          atomic_inc(&errors[E_GLOBAL_BARRIER]);
+
+      if (get_local_id(0) == 9)
+         before_resizing = r * 3 + get_group_id(0);
+      forker = get_group_id(0);
+      resizing_global_barrier();
+      if (forker == get_group_id(0) && before_resizing != r * 3 + get_group_id(0))
+         atomic_inc(&errors[E_RESIZING]);
+
+      if (get_local_id(0) == 12)
+         before_query = r + 7;
+      query_kill_count();
+      if (before_query != r + 7)
+         atomic_inc(&errors[E_QUERY]);
    }
    global_barrier();
    if (get_group_id(0) == 0 && get_local_id(0) == 0) {
