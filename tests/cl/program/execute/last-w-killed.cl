@@ -1,0 +1,64 @@
+/*!
+[config]
+name: cooperative kernels: the last W work-groups that keep offering are all killed
+clc_version_min: 10
+require_device_extensions: cl_ext_cooperative_kernels
+
+[test]
+name: 8 work-groups of 8 offer while query_kill_count() asks for them
+kernel_name: last_w_killed
+dimensions: 1
+global_size: 64 0 0
+local_size: 8 0 0
+arg_in:  0 buffer uint[3] repeat 0
+arg_out: 0 buffer uint[3] 0 0 1
+arg_in:  1 uint 200000
+!*/
+
+/* Section 10.7: "If query_kill_count() returned W and the last W active
+ * work-groups keep calling offer_kill, each is eventually killed (a policy
+ * may decline single offers, never all of them)." Every work-group polls
+ * query_kill_count() and offers while it is among the last W; work-group 0
+ * (never killed, never among them) polls until it is alone. If any
+ * work-group was ever asked, every other one must have been killed by
+ * then: M = 1. Under the random policies every kill is requested while
+ * M > 1 and single offers are declined at random, which is the case the
+ * statement is about; the profile requires those launches to kill (and,
+ * through the forks at the end, to fork). Under the other policies nothing
+ * is requested and the check holds trivially.
+ * result[]:
+ *   0  a request was seen (some work-group read a nonzero count)
+ *   1  1 if a request was seen and work-group 0 never saw M = 1
+ *   2  1 once work-group 0 is done */
+enum { ASKED, UNMET, DONE };
+
+kernel void last_w_killed(global uint *result, uint tries)
+{
+   transmit uint forker;
+   uint alone = 0;
+   for (uint i = 0; i < tries && !alone; ++i) {
+      const uint q = query_kill_count();
+      const uint m = get_num_groups(0);
+      if (q > 0 && get_local_id(0) == 0)
+         atomic_or(&result[ASKED], 1);
+      if (m == 1)
+         alone = 1;
+      else if (get_group_id(0) + q >= m)
+         offer_kill();
+   }
+   if (get_group_id(0) != 0)
+      return;
+   if (get_local_id(0) == 0) {
+      result[UNMET] = atomic_or(&result[ASKED], 0) && !alone;
+      result[ASKED] = 0;
+      result[DONE] = 1;
+   }
+   /* A few forks, which the random policies offer units for, so that
+    * --require-resizing can tell that this launch resized. */
+   for (uint j = 0; j < 1000; ++j) {
+      forker = get_group_id(0);
+      request_fork();
+      if (get_group_id(0) != forker)
+         return;
+   }
+}
