@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Unit tests of the progress runner's parts that need no OpenCL device
-(tools/progress_bench.py): the id mappings, the kernels' shape, the judging
+(bench/progress_bench.py): the id mappings, the kernels' shape, the judging
 of a launch and the model bookkeeping."""
 import os
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 
 import progress_bench as bench  # noqa: E402
 import litmus  # noqa: E402

@@ -83,7 +83,7 @@ progress
                with S seconds before it counts (default 10)
   --sample K   K tests spread over the generated suite (default: all 983)
   --short      the fixed sample of the short form (meson test progress_litmus)
-  Anything after -- goes to tools/progress_bench.py (--help lists it).
+  Anything after -- goes to bench/progress_bench.py (--help lists it).
   Each hang costs the timeout; the whole suite takes minutes to tens of
   minutes per configuration on 2 CPUs (docs/progress-models.md).
 
@@ -261,7 +261,7 @@ bench_progress() {
       local rc=0
       (
          eval "$(progress_env "$config" "$threads")"
-         /usr/bin/python3 "$CK_ROOT/tools/progress_bench.py" --config "$config" \
+         /usr/bin/python3 "$CK_ROOT/bench/progress_bench.py" --config "$config" \
             --kernel "$kernel" --units "$threads" --timeout "$timeout" --confirm "$confirm" \
             --json "$out/$config.json" "${args[@]}"
       ) || rc=$?
@@ -269,7 +269,7 @@ bench_progress() {
    done
    CK_STEP=""
    if [ ${#jsons[@]} -gt 0 ]; then
-      /usr/bin/python3 "$CK_ROOT/tools/progress_bench.py" --summary "${jsons[@]}" |
+      /usr/bin/python3 "$CK_ROOT/bench/progress_bench.py" --summary "${jsons[@]}" |
          tee "$out/progress.md"
    fi
    [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]}"
