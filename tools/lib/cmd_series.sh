@@ -21,7 +21,8 @@ does not build.
 
 Each prefix that builds gets its last patch's sha256 written into
 patches/series.checked (so an interrupted check keeps what it showed);
-commit it with the patches.
+commit it with the patches. 'tools/ck test' runs --changed, so a series
+whose record is current costs nothing there.
 EOF
 }
 

@@ -5,6 +5,9 @@ test_help() {
 usage: tools/ck test [--no-piglit]
 
 Builds if needed, then runs every test the project has:
+  0. 'tools/ck check-series --changed': the prefix of patches/series that
+     ends at each patch changed since patches/series.checked must build
+     (nothing to do while the record is current);
   1. unit tests (meson test --suite unit: GoogleTest, lit/FileCheck), the
      protocol's model checked with spin (--suite model), the scheduler's
      tests again under ThreadSanitizer and AddressSanitizer, and the tests
@@ -132,6 +135,7 @@ cmd_test() {
    build_if_needed
    TOTAL_PASSED=0 TOTAL_FAILED=0
    : >"$CK_BUILD/failed-tests"
+   (cmd_check_series --changed) || note_failure "check-series (patches changed since patches/series.checked)"
    run_meson_suite unit
    run_meson_suite model
    run_sanitized_scheduler_tests thread
