@@ -3,6 +3,10 @@
 // LP_NUM_THREADS (the compute units) and the default policy for each run
 // (the resizing probes need it; alone on every unit, nothing else resizes).
 //
+//  - independent: ordinary launches of 32 and 1024 work-groups of independent
+//    work-items; across LP_NUM_THREADS (at most 32 in llvmpipe), what more
+//    compute units than CPUs cost: a fair guarantee for an ordinary launch
+//    of N work-groups would need N units;
 //  - launch: enqueue-to-finish of an empty one-work-group kernel (the cost a
 //    fork is compared with);
 //  - global barrier: cooperative global_barrier() against the occupancy-bound
@@ -155,6 +159,23 @@ public:
       const auto start = Clock::now();
       run(kernel, global, local);
       return 1e6 * seconds_since(start) / rounds;
+   }
+
+   // Milliseconds for an ordinary launch of `groups` work-groups of 64
+   // independent work-items (compiled in an untimed first launch).
+   double independent_ms(cl_uint groups)
+   {
+      cl_host::Kernel kernel = cl_host::create_kernel(persistent_, "independent");
+      const size_t local = 64, global = groups * local;
+      std::vector<float> values(global, 1.0f);
+      cl_host::Buffer data = cl_host::create_buffer(context_, CL_MEM_COPY_HOST_PTR,
+                                                    global * sizeof(float), values.data());
+      cl_host::set_arg(kernel, 0, data.get());
+      cl_host::set_arg(kernel, 1, 256);
+      run(kernel, global, local);
+      const auto start = Clock::now();
+      run(kernel, global, local);
+      return 1e3 * seconds_since(start);
    }
 
    // Milliseconds for the relaxation, one work-group per unit.
@@ -310,6 +331,13 @@ int main(int argc, char **argv)
                            [&](State &) { return host_barrier_us(units, 20000, true) / 1e6; });
       register_measurement("barrier/host_spin_and_yield", repeats,
                            [&](State &) { return host_barrier_us(units, 20000, false) / 1e6; });
+
+      // Ordinary work, whatever the compute units: with LP_NUM_THREADS=32,
+      // each of 32 work-groups has a unit of its own, as a fair guarantee
+      // for ordinary kernels would need.
+      for (cl_uint groups : {32u, 1024u})
+         register_measurement("independent/" + std::to_string(groups) + "_groups_of_64", repeats,
+                              [&, groups](State &) { return bench.independent_ms(groups) / 1e3; });
 
       // The two builds of the relaxation run in one repetition, so that each
       // ratio compares runs made at the same time.

@@ -5,6 +5,17 @@ kernel void empty(global uint *out)
 {
 }
 
+// An ordinary kernel of independent work-items (a few hundred flops each):
+// what giving every work-group of a launch a compute unit of its own costs.
+kernel void independent(global float *data, int rounds)
+{
+   const size_t i = get_global_id(0);
+   float x = data[i];
+   for (int r = 0; r < rounds; ++r)
+      x = x * 0.999f + 0.001f;
+   data[i] = x;
+}
+
 // Nothing but global barriers: their latency.
 kernel void barriers(global uint *out, int rounds CK_SYNC_PARAM)
 {
