@@ -1,18 +1,24 @@
 #!/bin/sh
-# run-program-test.sh [--require-resizing] TESTER FILE.cl
+# run-program-test.sh [--require-resizing] [--no-warnings] TESTER FILE.cl
 # Runs one piglit-format .cl program test with piglit's cl-program-tester and
 # passes only if piglit reports "pass" (a skip is a failure here: every
 # project test must run on the patched Mesa). With --require-resizing, every
 # cooperative launch must also have killed and forked at least once
 # (CK_STATS=1 lines): a test of what happens around resizing points must not
-# pass by never reaching one.
+# pass by never reaching one. With --no-warnings, the kernels are compiled
+# with the shader cache off (a cached kernel is not compiled, and prints
+# nothing) and Mesa must print no warning.
 set -u
 require_resizing=0
-if [ "$1" = --require-resizing ]; then
-   require_resizing=1
-   export CK_STATS=1
+no_warnings=0
+while :; do
+   case "$1" in
+      --require-resizing) require_resizing=1; export CK_STATS=1 ;;
+      --no-warnings) no_warnings=1; export MESA_SHADER_CACHE_DISABLE=true ;;
+      *) break ;;
+   esac
    shift
-fi
+done
 tester=$1
 test_file=$2
 out=$("$tester" "$test_file" 2>&1)
@@ -30,5 +36,9 @@ if [ $require_resizing -eq 1 ]; then
       echo "run-program-test: $static of $launches cooperative launches of $test_file did not resize" >&2
       exit 1
    fi
+fi
+if [ $no_warnings -eq 1 ] && printf '%s\n' "$out" | grep -q '^MESA: warning'; then
+   echo "run-program-test: Mesa printed a warning for $test_file" >&2
+   exit 1
 fi
 exit 0
