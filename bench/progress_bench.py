@@ -102,19 +102,6 @@ SHORT_TESTS = (
 
 # ---------------------------------------------------------------- kernels
 
-def _attempt(instr, word):
-    """C of one attempt of `instr` on `word` (a global int pointer
-    expression): an expression true when the instruction passes."""
-    op, _, expect, write = instr
-    if op == "st":
-        return f"(atomic_xchg({word}, {write}), 1)"
-    if op == "ld":
-        return f"atomic_or({word}, 0) == {expect}"
-    if op == "xchg":
-        return f"atomic_xchg({word}, {write}) == {expect}"
-    return f"atomic_cmpxchg({word}, {expect}, {write}) == {expect}"
-
-
 def _header(test):
     lines = [f"// {litmus.format_test(test)}",
              "kernel void litmus(volatile global int *mem, volatile global int *status,",
@@ -141,13 +128,10 @@ def kernel_source(test, form):
                 word = f"&m[{instr.loc}]"
                 if instr.op == "st":
                     lines.append(f"        atomic_xchg({word}, {instr.write});")
-                    lines.append(f"        atomic_or(&status[g], {1 << pc});")
                 else:
-                    lines += [f"        for (;;)",
-                              f"            if ({_attempt(instr, word)}) {{",
-                              f"                atomic_or(&status[g], {1 << pc});",
-                              f"                break;",
-                              f"            }}"]
+                    lines += [f"        while ({litmus.opencl_spin_condition(instr, word)})",
+                              "            ;"]
+                lines.append(f"        atomic_or(&status[g], {1 << pc});")
             lines.append("        break;")
         lines += ["    }", "}"]
     elif form == "cooperative":
@@ -163,7 +147,7 @@ def kernel_source(test, form):
                 if instr.op == "st":
                     lines.append(f"            atomic_xchg({word}, {instr.write});")
                 else:
-                    lines.append(f"            if (!({_attempt(instr, word)}))")
+                    lines.append(f"            if ({litmus.opencl_spin_condition(instr, word)})")
                     lines.append(f"                next = pc;")
                 lines.append("            break;")
             lines += [f"        case {t * 16 + len(program)}:", "            return;"]

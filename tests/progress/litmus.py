@@ -138,6 +138,16 @@ def pseudo_code(test):
         for r in range(rows))
 
 
+def opencl_spin_condition(instr, word):
+    """OpenCL C that makes one attempt of the spinning instruction `instr`
+    (ld, xchg or cas) on `word`, a global int pointer expression, and is
+    true when the attempt fails: `while (...);` runs the instruction."""
+    op, _, expect, write = instr
+    return {"ld": f"atomic_or({word}, 0) != {expect}",
+            "xchg": f"atomic_xchg({word}, {write}) != {expect}",
+            "cas": f"atomic_cmpxchg({word}, {expect}, {write}) != {expect}"}[op]
+
+
 def to_opencl(test, name="progress_litmus"):
     """One OpenCL C kernel running `test`: launch len(test) work-groups on
     a zeroed buffer of ints; work-item 0 of group t runs program t with
@@ -150,15 +160,12 @@ def to_opencl(test, name="progress_litmus"):
              "    switch (get_group_id(0)) {"]
     for t, program in enumerate(test):
         lines.append(f"    case {t}:")
-        for op, loc, expect, write in program:
-            word = f"&mem[{loc}]"
-            if op == "st":
-                lines.append(f"        atomic_xchg({word}, {write});")
+        for instr in program:
+            word = f"&mem[{instr.loc}]"
+            if instr.op == "st":
+                lines.append(f"        atomic_xchg({word}, {instr.write});")
                 continue
-            spin = {"ld": f"atomic_or({word}, 0) != {expect}",
-                    "xchg": f"atomic_xchg({word}, {write}) != {expect}",
-                    "cas": f"atomic_cmpxchg({word}, {expect}, {write}) != {expect}"}[op]
-            lines += [f"        while ({spin})", "            ;"]
+            lines += [f"        while ({opencl_spin_condition(instr, word)})", "            ;"]
         lines.append("        break;")
     lines += ["    }", "}"]
     return "\n".join(lines) + "\n"
