@@ -16,15 +16,18 @@
 // Every run of an application is checked against its sequential reference,
 // and sampled matmul frames against theirs; any wrong result fails the run
 // loudly and the exit status. Each subcommand writes one CSV file (long
-// format: raw samples, summaries and the run's metadata) to --out.
+// format: the raw samples and the run's metadata) to --out, then prints its
+// tables with the report (eval_report.hpp), which computes them from that
+// file alone, as 'ck-eval report FILE.csv' does, and writes their summaries
+// beside it (NAME.summary.csv).
 #include "app.hpp"
 #include "graphics.hpp"
 #include "watchdog.hpp"
 #include "eval_csv.hpp"
 #include "eval_options.hpp"
 #include "eval_progress.hpp"
+#include "eval_report.hpp"
 #include "paper.hpp"
-#include "statistics.hpp"
 
 #include <CL/cl_ext_cooperative_kernels.h>
 #include <unistd.h>
@@ -58,37 +61,8 @@ using ck_apps::GraphicsLoad;
 using ck_apps::Variant;
 using ck_eval::Csv;
 using ck_eval::Options;
-using ck_eval::split;
 using ck_eval::usage_error;
 using ck_eval::Progress;
-using ck_statistics::finite;
-using ck_statistics::geomean;
-using ck_statistics::max_of;
-using ck_statistics::median;
-using ck_statistics::min_of;
-using ck_statistics::percentile;
-
-// ---------------------------------------------------------------- formatting
-
-// "1.23" or "n/a".
-std::string fmt(double value, int decimals = 2)
-{
-   if (!std::isfinite(value))
-      return "n/a";
-   char text[64];
-   std::snprintf(text, sizeof text, "%.*f", decimals, value);
-   return text;
-}
-
-// "median (min-max)" of samples.
-std::string spread(const std::vector<double> &samples, int decimals = 2)
-{
-   std::vector<double> values = finite(samples);
-   if (values.empty())
-      return "n/a";
-   return fmt(median(values), decimals) + " (" + fmt(min_of(values), decimals) + "-" +
-          fmt(max_of(values), decimals) + ")";
-}
 
 // ---------------------------------------------------------------- setup
 
@@ -178,8 +152,11 @@ public:
    {
       check_policy();
       std::filesystem::create_directories(options_.out);
-      csv_ = std::make_unique<Csv>(options_.out + "/" + options_.command + ".csv");
-      print_header();
+      const std::string path = options_.out + "/" + options_.command;
+      csv_ = std::make_unique<Csv>(path + ".csv");
+      write_meta();
+      csv_->flush();
+      ck_eval::print_header(ck_eval::read_records(csv_->path()));
       load_apps();
       if (options_.command == "table2")
          table2();
@@ -189,6 +166,11 @@ public:
          fig5();
       else
          fig6();
+      csv_->flush();
+      {
+         Csv summary(path + ".summary.csv");
+         ck_eval::print_tables(ck_eval::read_records(csv_->path()), &summary);
+      }
       std::printf("\nCSV: %s\n", csv_->path().c_str());
       if (!failures_.empty()) {
          std::printf("\nFAIL: %zu wrong result(s):\n", failures_.size());
@@ -218,17 +200,11 @@ private:
                                   "CK_POLICY unset or 'default' (got '" + policy + "')");
    }
 
-   void print_header()
+   void write_meta()
    {
       const std::string threads = env_or("LP_NUM_THREADS", "unset");
       const std::string policy = env_or("CK_POLICY", "default");
       const unsigned cpus = std::thread::hardware_concurrency();
-      std::printf("ck-eval %s: %s, N = %u compute units (LP_NUM_THREADS=%s, %u CPUs), "
-                  "CK_POLICY=%s\n",
-                  options_.command.c_str(), device_.name.c_str(), device_.units, threads.c_str(),
-                  cpus, policy.c_str());
-      std::printf("scale %s, %d repeats, %s\n", options_.scale.c_str(), options_.repeats,
-                  utc_now().c_str());
       Csv::Key key;
       csv_->text("meta", key, "command", options_.command);
       csv_->text("meta", key, "device", device_.name);
@@ -245,6 +221,14 @@ private:
          load_key.load = load.name;
          csv_->row("meta", load_key, "load_period_ms", load.period_ms);
          csv_->row("meta", load_key, "load_work_ms", load.work_ms);
+      }
+      if (options_.command == "persistent")
+         csv_->row("meta", key, "groups", options_.groups ? options_.groups : device_.units);
+      if (options_.command == "fig5" || options_.command == "fig6") {
+         std::string names;
+         for (const std::string &name : options_.loads)
+            names += (names.empty() ? "" : ",") + name;
+         csv_->text("meta", key, "loads", names);
       }
    }
 
@@ -323,16 +307,13 @@ private:
    {
       const unsigned n = options_.groups ? options_.groups : device_.units;
       const int repeats = options_.repeats;
-      std::printf("\npersistent-thread builds: %u work-groups, %d runs each\n\n", n, repeats);
       Progress progress(int(apps_.size()) * (repeats + 1));
-      std::vector<std::pair<std::string, std::vector<double>>> rows;
       for (AppEntry &entry : apps_) {
          ck_apps::RunOptions run;
          run.variant = Variant::persistent;
          run.groups = n;
          progress.step(label_of(entry) + " warm-up");
          run_app(entry, run, "persistent (warm-up)", &progress);
-         std::vector<double> seconds;
          for (int r = 0; r < repeats; ++r) {
             progress.step(label_of(entry) + " run " + std::to_string(r + 1));
             ck_apps::RunResult result = run_app(entry, run, "persistent", &progress);
@@ -342,15 +323,9 @@ private:
             key.repeat = r;
             csv_->row("sample", key, "seconds", result.seconds);
             csv_->row("sample", key, "correct", result.correct);
-            seconds.push_back(result.seconds);
          }
-         rows.emplace_back(label_of(entry), seconds);
       }
       progress.done();
-      std::printf("%-32s %s\n", "application input", "persistent s");
-      for (const auto &[label, seconds] : rows)
-         std::printf("%-32s %s\n", label.c_str(), spread(seconds, 4).c_str());
-      std::printf("\n(seconds: median (min-max) over %d runs)\n", repeats);
    }
 
    // ------------------------------------------------------------ table 2
@@ -359,17 +334,16 @@ private:
    {
       const unsigned n = device_.units;
       const int repeats = options_.repeats;
-      std::printf("\nTable 2: cooperative kernel slowdown without multitasking "
-                  "(CK_POLICY=never, %u work-groups for both versions, %d runs each, "
-                  "alternating)\n\n",
-                  n, repeats);
+      // The paper's figures, for the report to print beside ours.
+      for (const ck_paper::SlowdownGroup &group : ck_paper::table2) {
+         Csv::Key key;
+         key.app = "*";
+         key.kind = group.kind ? group.kind : "all";
+         csv_->text("paper", key, "group", group.name);
+         csv_->row("paper", key, "geomean_slowdown", group.mean);
+         csv_->row("paper", key, "max_slowdown", group.max);
+      }
       Progress progress(int(apps_.size()) * (2 * repeats + 2));
-      struct Row {
-         std::string label, kind;
-         std::vector<double> cooperative, persistent;
-         double slowdown;
-      };
-      std::vector<Row> rows;
       for (AppEntry &entry : apps_) {
          ck_apps::RunOptions cooperative, persistent;
          cooperative.variant = Variant::cooperative;
@@ -381,7 +355,6 @@ private:
          run_app(entry, cooperative, "cooperative (warm-up)", &progress);
          progress.step(label_of(entry) + " warm-up");
          run_app(entry, persistent, "persistent (warm-up)", &progress);
-         Row row{label_of(entry), entry.kind, {}, {}, NAN};
          for (int r = 0; r < repeats; ++r) {
             for (int which = 0; which < 2; ++which) {
                const bool coop = which == 0;
@@ -396,79 +369,10 @@ private:
                key.repeat = r;
                csv_->row("sample", key, "seconds", result.seconds);
                csv_->row("sample", key, "correct", result.correct);
-               (coop ? row.cooperative : row.persistent).push_back(result.seconds);
             }
          }
-         row.slowdown = median(row.cooperative) / median(row.persistent);
-         rows.push_back(row);
-         Csv::Key key = key_of(entry);
-         key.k = n;
-         for (int which = 0; which < 2; ++which) {
-            key.variant = which == 0 ? "cooperative" : "persistent";
-            const std::vector<double> &samples = which == 0 ? row.cooperative : row.persistent;
-            csv_->row("summary", key, "median_s", median(samples));
-            csv_->row("summary", key, "min_s", min_of(samples));
-            csv_->row("summary", key, "max_s", max_of(samples));
-         }
-         key.variant = "";
-         csv_->row("summary", key, "slowdown", row.slowdown);
       }
       progress.done();
-
-      std::printf("%-32s %-13s %-24s %-24s %s\n", "application input", "kind",
-                  "cooperative s", "persistent s", "slowdown (range)");
-      for (const Row &row : rows) {
-         std::vector<double> ratios;
-         for (size_t i = 0; i < row.cooperative.size() && i < row.persistent.size(); ++i)
-            ratios.push_back(row.cooperative[i] / row.persistent[i]);
-         std::printf("%-32s %-13s %-24s %-24s %s (%s-%s)\n", row.label.c_str(), row.kind.c_str(),
-                     spread(row.cooperative, 4).c_str(), spread(row.persistent, 4).c_str(),
-                     fmt(row.slowdown, 3).c_str(), fmt(min_of(ratios), 2).c_str(),
-                     fmt(max_of(ratios), 2).c_str());
-      }
-      std::printf("\n(seconds: median (min-max) over %d runs; slowdown: ratio of the medians, "
-                  "range of the per-pair ratios)\n\n",
-                  repeats);
-
-      std::printf("%-10s %10s %10s  %-30s %12s %12s\n", "", "geo.mean", "max", "(max: which)",
-                  "paper mean", "paper max");
-      double overall_mean = NAN, overall_max = NAN;
-      for (const ck_paper::SlowdownGroup &group : ck_paper::table2) {
-         std::vector<double> slowdowns;
-         std::string worst = "-";
-         double worst_value = -1;
-         for (const Row &row : rows)
-            if (!group.kind || row.kind == group.kind) {
-               slowdowns.push_back(row.slowdown);
-               if (row.slowdown > worst_value) {
-                  worst_value = row.slowdown;
-                  worst = row.label;
-               }
-            }
-         const double mean = geomean(finite(slowdowns)), max = max_of(finite(slowdowns));
-         if (!group.kind) {
-            overall_mean = mean;
-            overall_max = max;
-         }
-         std::printf("%-10s %10s %10s  %-30s %12.2f %12.2f\n", group.name, fmt(mean, 3).c_str(),
-                     fmt(max, 3).c_str(), slowdowns.empty() ? "(no applications)" : worst.c_str(),
-                     group.mean, group.max);
-         Csv::Key key;
-         key.app = "*";
-         key.kind = group.kind ? group.kind : "all";
-         csv_->row("summary", key, "geomean_slowdown", mean);
-         csv_->row("summary", key, "max_slowdown", max);
-         csv_->text("summary", key, "max_slowdown_app", worst);
-         csv_->row("paper", key, "geomean_slowdown", group.mean);
-         csv_->row("paper", key, "max_slowdown", group.max);
-      }
-      std::printf("\ntarget (issue 5): geometric mean <= 1.02 and worst <= 1.05: %s\n",
-                  !std::isfinite(overall_mean) ? "n/a"
-                  : overall_mean <= 1.02 && overall_max <= 1.05
-                     ? "met"
-                     : ("missed (geo.mean " + fmt(overall_mean, 3) + ", worst " +
-                        fmt(overall_max, 3) + ")")
-                          .c_str());
    }
 
    // ------------------------------------------------------------ multitasking
@@ -489,8 +393,8 @@ private:
       ck_apps::RunResult result;
       LaunchStats stats;
       std::vector<ck_apps::Frame> frames; // those that overlapped the cooperative kernel
+      std::vector<double> starts_ms;      // their starts, from the kernel's
       size_t frames_outside = 0;
-      double period_ms = NAN;             // median start-to-start interval
    };
 
    static std::optional<cl_ulong> query_ulong(cl_event event, cl_profiling_info param)
@@ -626,7 +530,6 @@ private:
             window_start = std::max(ns_of(called), end_ns - int64_t(out.result.seconds * 1e9));
          }
       }
-      std::vector<double> starts;
       for (ck_apps::Frame &frame : frames.frames) {
          if (frame.verified) {
             ++checked_frames_;
@@ -639,13 +542,9 @@ private:
             ++out.frames_outside;
             continue;
          }
-         starts.push_back(start / 1e6);
+         out.starts_ms.push_back((start - window_start) / 1e6);
          out.frames.push_back(std::move(frame));
       }
-      std::vector<double> intervals;
-      for (size_t i = 1; i < starts.size(); ++i)
-         intervals.push_back(starts[i] - starts[i - 1]);
-      out.period_ms = median(intervals);
       out.stats = launch_stats(out.result.event);
       return out;
    }
@@ -656,7 +555,6 @@ private:
       csv_->row("sample", key, "correct", run.result.correct);
       csv_->row("sample", key, "frames", run.frames.size());
       csv_->row("sample", key, "frames_outside", run.frames_outside);
-      csv_->row("sample", key, "period_ms", run.period_ms);
       auto optional_row = [&](const char *metric, const std::optional<cl_ulong> &value) {
          csv_->row("sample", key, metric, value ? double(*value) : NAN);
       };
@@ -675,18 +573,17 @@ private:
          csv_->row("sample", key, "fork_ms", run.stats.fork_ms[i], long(i));
       for (size_t i = 0; i < run.frames.size(); ++i) {
          csv_->row("sample", key, "matmul_ms", run.frames[i].host_ms, long(i));
+         csv_->row("sample", key, "matmul_start_ms", run.starts_ms[i], long(i));
          csv_->row("sample", key, "matmul_exec_ms", run.frames[i].exec_ms, long(i));
       }
    }
 
-   // One calibrated matmul per distinct work duration among the loads.
+   // One calibrated matmul per distinct work duration among the loads, and
+   // three launches of it with each k on the idle device.
    std::map<double, std::unique_ptr<ck_apps::Graphics>>
    calibrate(const std::vector<GraphicsLoad> &loads, const std::vector<KChoice> &ks)
    {
       std::map<double, std::unique_ptr<ck_apps::Graphics>> out;
-      std::printf("\nmatmul (the graphics stand-in), calibrated on the idle device with all %u "
-                  "units; time per launch with k work-groups, idle device:\n",
-                  device_.units);
       for (const GraphicsLoad &load : loads) {
          if (out.count(load.work_ms))
             continue;
@@ -694,16 +591,15 @@ private:
          std::fprintf(stderr, "calibrating the matmul for %.0f ms\n", load.work_ms);
          const double ms = graphics->calibrate(load.work_ms, device_.units);
          Csv::Key key;
-         key.load = fmt(load.work_ms, 0) + "ms";
+         key.load = ck_eval::fixed(load.work_ms, 0) + "ms";
          key.k = device_.units;
          key.k_label = "N";
          csv_->row("calibration", key, "matmul_n", graphics->size());
          csv_->row("calibration", key, "matmul_target_ms", load.work_ms);
          csv_->row("calibration", key, "matmul_idle_ms", ms);
-         std::printf("  target %4.0f ms: %dx%d, k=N=%u: %.2f ms", load.work_ms, graphics->size(),
-                     graphics->size(), device_.units, ms);
          for (const KChoice &choice : ks) {
-            std::vector<double> times;
+            key.k = choice.k;
+            key.k_label = choice.label;
             for (int i = 0; i < 3; ++i) {
                ck_apps::Frame frame = graphics->launch(choice.k, i == 0);
                if (frame.verified) {
@@ -711,16 +607,13 @@ private:
                   if (!frame.correct)
                      fail("idle matmul: " + frame.mismatch, nullptr);
                }
-               times.push_back(frame.host_ms);
+               csv_->row("calibration", key, "matmul_idle_ms", frame.host_ms, i);
             }
-            key.k = choice.k;
-            key.k_label = choice.label;
-            csv_->row("calibration", key, "matmul_idle_ms", median(times));
-            std::printf(", k=%s=%u: %.2f ms", choice.label.c_str(), choice.k, median(times));
          }
-         std::printf("\n");
          out[load.work_ms] = std::move(graphics);
       }
+      csv_->flush();
+      ck_eval::print_calibration(ck_eval::read_records(csv_->path()));
       return out;
    }
 
@@ -747,16 +640,19 @@ private:
       return entry.kind == "barrier" ? barrier_name(barrier) : "-";
    }
 
-   std::vector<KChoice> ks_or_die() const
+   // The k values, also written as meta records for the report.
+   std::vector<KChoice> ks_or_die()
    {
       std::vector<KChoice> ks = k_choices(options_.ks, device_.units);
       if (ks.empty())
          throw std::runtime_error("no k in [1, N] among --k with N = " +
                                   std::to_string(device_.units) + " compute units");
-      if (device_.units < 4)
-         std::printf("note: N = %u < 4, so some of 1, N/4, N/2, N-1 coincide or vanish; set "
-                     "LP_NUM_THREADS >= 4 for the paper's four points\n",
-                     device_.units);
+      for (size_t i = 0; i < ks.size(); ++i) {
+         Csv::Key key;
+         key.k_label = ks[i].label;
+         key.k = ks[i].k;
+         csv_->row("meta", key, "k", ks[i].k, long(i));
+      }
       return ks;
    }
 
@@ -780,17 +676,7 @@ private:
       for (const AppEntry &entry : apps_)
          total += int(barriers_for(entry).size()) * (1 + repeats * int(loads.size() * ks.size()));
       Progress progress(total);
-
-      struct Cell { // one app, barrier, k
-         std::vector<double> gathers;
-         std::string gathers_error;
-         std::map<std::string, std::vector<double>> matmul_medians; // per load, per repeat
-         std::map<std::string, std::vector<double>> periods;        // per load, per repeat
-      };
-      // key: app index, barrier label, k index
-      std::map<std::tuple<size_t, std::string, size_t>, Cell> cells;
-      for (size_t a = 0; a < apps_.size(); ++a) {
-         AppEntry &entry = apps_[a];
+      for (AppEntry &entry : apps_) {
          for (Barrier barrier : barriers_for(entry)) {
             const std::string blabel = barrier_label(entry, barrier);
             ck_apps::RunOptions warm;
@@ -799,8 +685,7 @@ private:
             run_app(entry, warm, blabel + " (warm-up)", &progress);
             for (int r = 0; r < repeats; ++r)
                for (const GraphicsLoad &load : loads)
-                  for (size_t ki = 0; ki < ks.size(); ++ki) {
-                     const KChoice &choice = ks[ki];
+                  for (const KChoice &choice : ks) {
                      const std::string what = run_label(entry, barrier, load, choice);
                      progress.step(label_of(entry) + " " + what + " run " + std::to_string(r + 1));
                      MultitaskRun run = multitask(entry, barrier, *graphics.at(load.work_ms),
@@ -813,125 +698,10 @@ private:
                      key.k = choice.k;
                      key.repeat = r;
                      record_multitask(key, run);
-                     Cell &cell = cells[{a, blabel, ki}];
-                     if (run.stats.gathers_error.empty())
-                        cell.gathers.insert(cell.gathers.end(), run.stats.gathers_ms.begin(),
-                                            run.stats.gathers_ms.end());
-                     else
-                        cell.gathers_error = run.stats.gathers_error;
-                     std::vector<double> matmul;
-                     for (const ck_apps::Frame &frame : run.frames)
-                        matmul.push_back(frame.host_ms);
-                     cell.matmul_medians[load.name].push_back(median(matmul));
-                     cell.periods[load.name].push_back(run.period_ms);
                   }
          }
       }
       progress.done();
-
-      std::printf("\nFigure 5: gather time (scheduler, per cooperative launch) and matmul time "
-                  "(enqueue to completion) with k of N = %u units given to the matmul\n",
-                  device_.units);
-      std::printf("gathers pooled over loads and %d runs; matmul: median of the per-run "
-                  "medians (min-max); periods %s\n\n",
-                  repeats, [&] {
-                     std::string text;
-                     for (const GraphicsLoad &load : loads)
-                        text += (text.empty() ? "" : ", ") + load.name + " " +
-                                fmt(load.period_ms, 0) + "/" + fmt(load.work_ms, 0) + " ms";
-                     return text;
-                  }().c_str());
-      std::printf("%-30s %-13s %-9s %7s %9s %9s", "application input", "barrier", "k",
-                  "gathers", "median ms", "p99 ms");
-      for (const GraphicsLoad &load : loads)
-         std::printf("  %-22s", (load.name + " matmul ms").c_str());
-      std::printf("\n");
-
-      bool any_gathers = false;
-      std::string gathers_error;
-      bool target_met = true, target_known = false;
-      std::string worst;
-      double worst_p99 = -1;
-      for (const auto &[index, cell] : cells) {
-         const auto &[a, blabel, ki] = index;
-         const AppEntry &entry = apps_[a];
-         const KChoice &choice = ks[ki];
-         const bool available = cell.gathers_error.empty();
-         if (!available)
-            gathers_error = cell.gathers_error;
-         const double med = available ? median(cell.gathers) : NAN;
-         const double p99 = available ? percentile(cell.gathers, 0.99) : NAN;
-         std::printf("%-30s %-13s %-9s %7s %9s %9s", label_of(entry).c_str(), blabel.c_str(),
-                     (choice.label + "=" + std::to_string(choice.k)).c_str(),
-                     available ? std::to_string(cell.gathers.size()).c_str() : "n/a",
-                     fmt(med, 3).c_str(), fmt(p99, 3).c_str());
-         Csv::Key key = key_of(entry);
-         key.variant = "cooperative";
-         key.barrier = blabel;
-         key.k_label = choice.label;
-         key.k = choice.k;
-         csv_->row("summary", key, "gather_count", available ? cell.gathers.size() : NAN);
-         csv_->row("summary", key, "gather_median_ms", med);
-         csv_->row("summary", key, "gather_p99_ms", p99);
-         csv_->row("summary", key, "gather_max_ms", available ? max_of(cell.gathers) : NAN);
-         for (const GraphicsLoad &load : loads) {
-            const auto found = cell.matmul_medians.find(load.name);
-            const std::vector<double> medians =
-               found == cell.matmul_medians.end() ? std::vector<double>{} : finite(found->second);
-            std::printf("  %-22s", spread(medians).c_str());
-            key.load = load.name;
-            csv_->row("summary", key, "matmul_median_ms", median(medians));
-            csv_->row("summary", key, "matmul_min_ms", min_of(medians));
-            csv_->row("summary", key, "matmul_max_ms", max_of(medians));
-            csv_->row("summary", key, "period_median_ms",
-                      median(finite(cell.periods.at(load.name))));
-         }
-         std::printf("\n");
-         if (available && !cell.gathers.empty())
-            any_gathers = true;
-         if (available && blabel != "without-query" && !cell.gathers.empty()) {
-            target_known = true;
-            if (!(med < 1.0 && p99 < 5.0))
-               target_met = false;
-            if (p99 > worst_p99) {
-               worst_p99 = p99;
-               worst = label_of(entry) + " k=" + choice.label + ": median " + fmt(med, 3) +
-                       " ms, p99 " + fmt(p99, 3) + " ms";
-            }
-         }
-      }
-      // The matmul over both barrier kinds, as the paper's Figure 5 draws it.
-      for (size_t a = 0; a < apps_.size(); ++a)
-         for (size_t ki = 0; ki < ks.size(); ++ki)
-            for (const GraphicsLoad &load : loads) {
-               std::vector<double> medians;
-               for (const auto &[index, cell] : cells)
-                  if (std::get<0>(index) == a && std::get<2>(index) == ki &&
-                      cell.matmul_medians.count(load.name))
-                     for (double value : finite(cell.matmul_medians.at(load.name)))
-                        medians.push_back(value);
-               Csv::Key key = key_of(apps_[a]);
-               key.variant = "cooperative";
-               key.barrier = "*";
-               key.load = load.name;
-               key.k_label = ks[ki].label;
-               key.k = ks[ki].k;
-               csv_->row("summary", key, "matmul_median_ms", median(medians));
-            }
-
-      std::printf("\n");
-      if (!any_gathers && !gathers_error.empty())
-         std::printf("gather times: n/a: CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT failed (%s); "
-                     "the driver does not report them yet\n",
-                     gathers_error.c_str());
-      std::printf("paper (FSE'17 Figure 5, Iris 6100): gather times far below the matmul's, the "
-                  "query barrier's nearly flat in k; the matmul meets 70 ms from N/4 and 40 ms "
-                  "(heavy) from N/2\n");
-      std::printf("target (issue 5): gather median < 1 ms and p99 < 5 ms for every application "
-                  "with the query barrier: %s\n",
-                  !target_known ? "n/a"
-                  : target_met  ? ("met (largest p99: " + worst + ")").c_str()
-                                : ("missed (largest p99: " + worst + ")").c_str());
    }
 
    // ------------------------------------------------------------ figure 6, table 3
@@ -940,6 +710,14 @@ private:
    {
       const std::vector<GraphicsLoad> loads = this->loads();
       const std::vector<KChoice> ks = ks_or_die();
+      // The paper's Table 3, for the report to print beside ours.
+      for (const ck_paper::PreemptionRow &row : ck_paper::table3) {
+         Csv::Key key;
+         key.load = row.load;
+         key.k_label = row.k;
+         csv_->row("paper", key, "kernel_level_slowdown", row.kernel_level);
+         csv_->row("paper", key, "cooperative_slowdown", row.cooperative);
+      }
       auto graphics = calibrate(loads, ks);
       const int repeats = options_.repeats;
 
@@ -948,30 +726,21 @@ private:
          total += int(barriers_for(entry).size()) *
                   (1 + repeats * (1 + int(loads.size() * ks.size())));
       Progress progress(total);
-
-      struct Config { // one app and barrier
-         std::string label;
-         std::vector<double> alone;
-         // per load name, per k index: per-repeat coop seconds and periods
-         std::map<std::pair<std::string, size_t>, std::vector<double>> seconds, periods;
-      };
-      std::vector<Config> configs;
       for (AppEntry &entry : apps_) {
          for (Barrier barrier : barriers_for(entry)) {
             const std::string blabel = barrier_label(entry, barrier);
-            Config config;
-            config.label = label_of(entry) + (entry.kind == "barrier" ? " " + blabel : "");
+            const std::string config =
+               label_of(entry) + (entry.kind == "barrier" ? " " + blabel : "");
             ck_apps::RunOptions alone;
             alone.barrier = barrier;
-            progress.step(config.label + " warm-up");
+            progress.step(config + " warm-up");
             run_app(entry, alone, blabel + " (warm-up)", &progress);
             Csv::Key key = key_of(entry);
             key.variant = "cooperative";
             key.barrier = blabel;
             for (int r = 0; r < repeats; ++r) {
-               progress.step(config.label + " alone run " + std::to_string(r + 1));
+               progress.step(config + " alone run " + std::to_string(r + 1));
                ck_apps::RunResult result = run_app(entry, alone, blabel + " alone", &progress);
-               config.alone.push_back(result.seconds);
                key.load = "alone";
                key.k_label = "";
                key.k = 0;
@@ -979,8 +748,7 @@ private:
                csv_->row("sample", key, "coop_s", result.seconds);
                csv_->row("sample", key, "correct", result.correct);
                for (const GraphicsLoad &load : loads)
-                  for (size_t ki = 0; ki < ks.size(); ++ki) {
-                     const KChoice &choice = ks[ki];
+                  for (const KChoice &choice : ks) {
                      const std::string what = run_label(entry, barrier, load, choice);
                      progress.step(label_of(entry) + " " + what + " run " + std::to_string(r + 1));
                      MultitaskRun run = multitask(entry, barrier, *graphics.at(load.work_ms),
@@ -989,192 +757,11 @@ private:
                      key.k_label = choice.label;
                      key.k = choice.k;
                      record_multitask(key, run);
-                     config.seconds[{load.name, ki}].push_back(run.result.seconds);
-                     config.periods[{load.name, ki}].push_back(run.period_ms);
                   }
             }
-            // Slowdowns against the median alone time of the same app and barrier.
-            const double alone_s = median(config.alone);
-            key.repeat = -1;
-            key.load = "alone";
-            key.k_label = "";
-            key.k = 0;
-            csv_->row("summary", key, "alone_median_s", alone_s);
-            for (const GraphicsLoad &load : loads)
-               for (size_t ki = 0; ki < ks.size(); ++ki) {
-                  key.load = load.name;
-                  key.k_label = ks[ki].label;
-                  key.k = ks[ki].k;
-                  std::vector<double> slowdowns;
-                  for (double seconds : config.seconds[{load.name, ki}])
-                     slowdowns.push_back(seconds / alone_s);
-                  const std::vector<double> periods = finite(config.periods[{load.name, ki}]);
-                  csv_->row("summary", key, "slowdown_median", median(slowdowns));
-                  csv_->row("summary", key, "slowdown_min", min_of(slowdowns));
-                  csv_->row("summary", key, "slowdown_max", max_of(slowdowns));
-                  csv_->row("summary", key, "period_median_ms", median(periods));
-                  csv_->row("summary", key, "period_min_ms", min_of(periods));
-                  csv_->row("summary", key, "period_max_ms", max_of(periods));
-               }
-            configs.push_back(std::move(config));
          }
       }
       progress.done();
-
-      // Per application: slowdown median (min-max over runs) per load and k.
-      std::printf("\nFigure 6 per application: cooperative kernel slowdown against running "
-                  "alone (median (min-max) over %d runs) / achieved matmul period, median ms\n\n",
-                  repeats);
-      std::printf("%-40s %-7s", "application input barrier", "load");
-      for (const KChoice &choice : ks)
-         std::printf("  %-26s", ("k=" + choice.label + "=" + std::to_string(choice.k)).c_str());
-      std::printf("\n");
-      for (Config &config : configs) {
-         const double alone_s = median(config.alone);
-         for (const GraphicsLoad &load : loads) {
-            std::printf("%-40s %-7s", config.label.c_str(), load.name.c_str());
-            for (size_t ki = 0; ki < ks.size(); ++ki) {
-               std::vector<double> slowdowns;
-               for (double seconds : config.seconds[{load.name, ki}])
-                  slowdowns.push_back(seconds / alone_s);
-               const double period = median(finite(config.periods[{load.name, ki}]));
-               std::printf("  %-26s", (spread(slowdowns) + " / " + fmt(period, 0)).c_str());
-            }
-            std::printf("\n");
-         }
-      }
-
-      // Over applications: the medians of the per-application medians.
-      std::printf("\nFigure 6: median over the %zu application configurations (min-max over "
-                  "them)\n\n",
-                  configs.size());
-      std::printf("%-8s %-12s %-24s %-26s %s\n", "load", "k", "slowdown", "period ms",
-                  "goal period");
-      std::map<std::pair<std::string, size_t>, std::pair<double, double>> overall;
-      for (const GraphicsLoad &load : loads)
-         for (size_t ki = 0; ki < ks.size(); ++ki) {
-            std::vector<double> slowdowns, periods;
-            for (Config &config : configs) {
-               const double alone_s = median(config.alone);
-               std::vector<double> per_run;
-               for (double seconds : config.seconds[{load.name, ki}])
-                  per_run.push_back(seconds / alone_s);
-               slowdowns.push_back(median(per_run));
-               periods.push_back(median(finite(config.periods[{load.name, ki}])));
-            }
-            slowdowns = finite(slowdowns);
-            periods = finite(periods);
-            const double slowdown = median(slowdowns), period = median(periods);
-            overall[{load.name, ki}] = {slowdown, period};
-            std::printf("%-8s %-12s %-24s %-26s %.0f ms (%s)\n", load.name.c_str(),
-                        (ks[ki].label + "=" + std::to_string(ks[ki].k)).c_str(),
-                        spread(slowdowns).c_str(), spread(periods, 1).c_str(), load.period_ms,
-                        !std::isfinite(period)            ? "n/a"
-                        : period <= load.period_ms * 1.05 ? "met"
-                                                          : "missed");
-            Csv::Key key;
-            key.app = "*";
-            key.kind = "all";
-            key.load = load.name;
-            key.k_label = ks[ki].label;
-            key.k = ks[ki].k;
-            csv_->row("summary", key, "slowdown_median", slowdown);
-            csv_->row("summary", key, "slowdown_min", min_of(slowdowns));
-            csv_->row("summary", key, "slowdown_max", max_of(slowdowns));
-            csv_->row("summary", key, "period_median_ms", period);
-            csv_->row("summary", key, "period_min_ms", min_of(periods));
-            csv_->row("summary", key, "period_max_ms", max_of(periods));
-            csv_->row("summary", key, "goal_period_ms", load.period_ms);
-         }
-      std::printf("(a period is met when its median is within 5%% of the goal; the paper's "
-                  "Figure 6: light and medium meet theirs from N/4, heavy from N/2, with a "
-                  "heavy period of 939 ms at k=1)\n");
-      for (const auto &[where, values] : overall)
-         if (!std::isfinite(values.second)) {
-            std::printf("(period n/a: fewer than two matmul frames started while the cooperative "
-                        "kernel ran; its runs are shorter than a period, as at --scale test)\n");
-            break;
-         }
-
-      table3(loads, ks, overall);
-   }
-
-   void table3(const std::vector<GraphicsLoad> &loads, const std::vector<KChoice> &ks,
-               const std::map<std::pair<std::string, size_t>, std::pair<double, double>> &overall)
-   {
-      std::printf("\nTable 3: overhead of kernel-level preemption (model P/(P-D)) against "
-                  "cooperative kernels, median over applications\n\n");
-      std::printf("%-8s %-8s %12s %12s %10s %10s   %-32s %14s %14s\n", "load", "k", "kernel-lvl",
-                  "cooperative", "period ms", "met", "smallest k meeting the period",
-                  "paper kernel", "paper coop");
-      bool target_met = true, target_known = false;
-      std::string target_notes;
-      for (const ck_paper::PreemptionRow &row : ck_paper::table3) {
-         const auto load_it = std::find_if(loads.begin(), loads.end(),
-                                           [&](const GraphicsLoad &l) { return l.name == row.load; });
-         if (load_it == loads.end())
-            continue;
-         const GraphicsLoad &load = *load_it;
-         const double model = load.period_ms / (load.period_ms - load.work_ms);
-         // The paper's k for this load, where --k kept it.
-         std::optional<size_t> at;
-         for (size_t ki = 0; ki < ks.size(); ++ki)
-            for (const std::string &part : split(ks[ki].label, '='))
-               if (part == row.k)
-                  at = ki;
-         double slowdown = NAN, period = NAN;
-         if (at) {
-            std::tie(slowdown, period) = overall.at({load.name, *at});
-         }
-         const bool met = std::isfinite(period) && period <= load.period_ms * 1.05;
-         // The paper's rule: the smallest k whose median period meets the goal.
-         std::string smallest = "none";
-         for (size_t ki = 0; ki < ks.size(); ++ki) {
-            auto [s, p] = overall.at({load.name, ki});
-            if (std::isfinite(p) && p <= load.period_ms * 1.05) {
-               smallest = "k=" + ks[ki].label + ": " + fmt(s, 3) + ", " + fmt(p, 1) + " ms";
-               break;
-            }
-         }
-         std::printf("%-8s %-8s %12.3f %12s %10s %10s   %-32s %14.2f %14.2f\n", row.load,
-                     (std::string(row.k) + (at ? "=" + std::to_string(ks[*at].k) : "")).c_str(),
-                     model, fmt(slowdown, 3).c_str(), fmt(period, 1).c_str(),
-                     !at || !std::isfinite(period) ? "n/a" : met ? "yes" : "no", smallest.c_str(),
-                     row.kernel_level,
-                     row.cooperative);
-         Csv::Key key;
-         key.app = "*";
-         key.kind = "all";
-         key.load = load.name;
-         key.k_label = row.k;
-         key.k = at ? int(ks[*at].k) : -1;
-         csv_->row("table3", key, "kernel_level_model", model);
-         csv_->row("table3", key, "cooperative_slowdown", slowdown);
-         csv_->row("table3", key, "period_median_ms", period);
-         csv_->row("table3", key, "period_met", at && std::isfinite(period) ? double(met) : NAN);
-         csv_->text("table3", key, "smallest_k_meeting_period", smallest);
-         csv_->row("table3", key, "paper_kernel_level", row.kernel_level);
-         csv_->row("table3", key, "paper_cooperative", row.cooperative);
-         if (at && std::isfinite(slowdown)) {
-            target_known = true;
-            if (!(met && slowdown <= model)) {
-               target_met = false;
-               target_notes += std::string(" ") + row.load + ": " + fmt(slowdown, 3) + " vs " +
-                               fmt(model, 3) +
-                               (met                        ? ""
-                                : std::isfinite(period) ? ", period " + fmt(period, 1) + " ms"
-                                                        : ", period n/a") +
-                               ";";
-            }
-         }
-      }
-      std::printf("\n(kernel-level: P/(P-D), preemption assumed free; cooperative: our median "
-                  "slowdown at the k the paper's Table 3 used)\n");
-      std::printf("target (issue 5): slowdown at or below the model for every load, each "
-                  "meeting its period: %s\n",
-                  !target_known ? "n/a"
-                  : target_met  ? "met"
-                                : ("missed:" + target_notes).c_str());
    }
 
    Options options_;
@@ -1195,6 +782,8 @@ int main(int argc, char **argv)
 {
    const Options options = ck_eval::parse_options(argc, argv);
    try {
+      if (options.command == "report")
+         return ck_eval::report(options.csv, options.summary);
       Eval eval(options);
       return eval.run();
    } catch (const std::exception &error) {

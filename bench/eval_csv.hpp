@@ -1,17 +1,21 @@
-// The CSV file that each ck-eval subcommand writes.
+// The CSV file that each ck-eval subcommand writes, and its reader.
 #pragma once
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ck_eval {
 
 // One long-format CSV per subcommand: every row is one value, named by the
-// record type (meta, calibration, sample, summary, table3, ...) and the
-// configuration it belongs to. bench/eval_plots.py reads these.
+// record type and the configuration it belongs to. A measuring subcommand
+// writes only what it measured and ran with (meta, calibration, sample,
+// paper); the report (eval_report.hpp) reads those back and writes what it
+// computes from them (summary, table3) to a file of the same shape.
+// bench/eval_plots.py and bench/table2_against.py read both.
 class Csv {
 public:
    struct Key {
@@ -29,6 +33,9 @@ public:
 
    const std::string &path() const { return path_; }
 
+   // What was written so far, readable by read_records.
+   void flush() { file_.flush(); }
+
    void row(const std::string &record, const Key &key, const std::string &metric, double value,
             long index = -1)
    {
@@ -42,11 +49,13 @@ public:
    }
 
 private:
+   // The shortest text that reads back as the same double, so that the
+   // report computes from exactly what was measured.
    static std::string number(double value)
    {
       char text[64];
-      std::snprintf(text, sizeof text, "%.9g", value);
-      return text;
+      const std::to_chars_result result = std::to_chars(text, text + sizeof text, value);
+      return std::string(text, result.ptr);
    }
 
    static std::string quote(const std::string &field)
@@ -74,5 +83,19 @@ private:
    std::string path_;
    std::ofstream file_;
 };
+
+// One row of such a file, as read back.
+struct Record {
+   std::string record;
+   Csv::Key key;
+   long index = -1;
+   std::string metric, value;
+
+   // The value as a number; NaN for "n/a" or text.
+   double number() const;
+};
+
+// The rows of a file Csv wrote, in order; throws on a file of another shape.
+std::vector<Record> read_records(const std::string &path);
 
 } // namespace ck_eval

@@ -13,6 +13,7 @@ void usage(FILE *out)
    std::fprintf(
       out,
       "usage: ck-eval table2|fig5|fig6|persistent [options]\n"
+      "       ck-eval report FILE.csv [--summary PATH]\n"
       "\n"
       "  persistent  the persistent-thread builds alone (no extension needed:\n"
       "           runs on any OpenCL implementation); 'tools/ck bench runtime'\n"
@@ -24,6 +25,10 @@ void usage(FILE *out)
       "  fig6     slowdown and achieved period under light/medium/heavy loads,\n"
       "           and Table 3 against kernel-level preemption; FSE'17 Figure 6\n"
       "           (fig5 and fig6 need CK_POLICY unset or 'default')\n"
+      "  report   the tables of a CSV that one of the above wrote, computed\n"
+      "           from its raw samples, as that command printed them;\n"
+      "           --summary PATH also writes their summaries there (each\n"
+      "           command writes NAME.summary.csv beside NAME.csv)\n"
       "\n"
       "options:\n"
       "  --apps NAME[,NAME...]   applications (name or name:input); default all\n"
@@ -85,9 +90,21 @@ Options parse_options(int argc, char **argv)
       std::exit(0);
    }
    if (options.command != "table2" && options.command != "fig5" && options.command != "fig6" &&
-       options.command != "persistent")
+       options.command != "persistent" && options.command != "report")
       usage_error("unknown subcommand '" + options.command + "'");
-   for (int i = 2; i < argc; ++i) {
+   int first = 2;
+   if (options.command == "report") {
+      if (argc < 3 || argv[2][0] == '-') {
+         if (argc >= 3 && (std::string(argv[2]) == "-h" || std::string(argv[2]) == "--help")) {
+            usage(stdout);
+            std::exit(0);
+         }
+         usage_error("report needs a CSV file");
+      }
+      options.csv = argv[2];
+      first = 3;
+   }
+   for (int i = first; i < argc; ++i) {
       const std::string arg = argv[i];
       if (arg == "-h" || arg == "--help") {
          usage(stdout);
@@ -96,7 +113,13 @@ Options parse_options(int argc, char **argv)
       if (i + 1 >= argc)
          usage_error(arg + " needs a value");
       const std::string value = argv[++i];
-      if (arg == "--apps")
+      if (options.command == "report" && arg != "--summary")
+         usage_error("report takes only --summary, got '" + arg + "'");
+      if (arg == "--summary") {
+         if (options.command != "report")
+            usage_error("--summary is for report");
+         options.summary = value;
+      } else if (arg == "--apps")
          options.apps = split(value, ',');
       else if (arg == "--graph")
          options.graphs = split(value, ',');

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Draw the FSE'17 evaluation figures from ck-eval's CSV files.
 
-Reads table2.csv, fig5.csv and fig6.csv (whichever exist) from --dir and
-writes PNGs beside them (or to --out):
+Reads table2.csv, fig5.csv and fig6.csv (whichever exist) from --dir, with
+the summaries that ck-eval's report wrote beside each (NAME.summary.csv:
+every median here is the report's, bench/eval_report.cpp), and writes PNGs
+beside them (or to --out):
 
   table2.png  slowdown of each application/input, cooperative against
               persistent, with the geometric mean and the paper's figures;
@@ -269,7 +271,12 @@ def main():
         path = os.path.join(args.dir, name + ".csv")
         if os.path.exists(path):
             found = True
-            plot(read(path), os.path.join(out, name + ".png"))
+            summary = os.path.join(args.dir, name + ".summary.csv")
+            if not os.path.exists(summary):
+                print(f"eval_plots: no {summary} (write it with 'ck-eval report {path} "
+                      f"--summary {summary}'); no {name}.png", file=sys.stderr)
+                continue
+            plot(read(path) + read(summary), os.path.join(out, name + ".png"))
     if not found:
         sys.exit(f"eval_plots: no table2.csv, fig5.csv or fig6.csv in {args.dir}")
 

@@ -1,48 +1,55 @@
 #!/usr/bin/env python3
 """Table 2 beside another OpenCL implementation's persistent-thread figures.
 
-Reads the raw samples of `ck-eval table2` on this project's Mesa (both
-builds of every application) and of `ck-eval persistent` on another
-implementation, which has no cooperative kernels and so runs only the
-persistent-thread builds (e.g. PoCL), and prints per application the median
-seconds (min-max) of each and the ratios against the other implementation's
-persistent build: `tools/ck bench table2 --platform pocl`.
+Reads what `ck-eval table2` on this project's Mesa (both builds of every
+application) and `ck-eval persistent` on another implementation, which has
+no cooperative kernels and so runs only the persistent-thread builds (e.g.
+PoCL), summarised: their report's NAME.summary.csv beside each NAME.csv
+(bench/eval_report.cpp computes the medians; nothing here does). Prints per
+application the median seconds (min-max) of each and the ratios against the
+other implementation's persistent build: `tools/ck bench table2 --platform
+pocl`, which runs this only when both runs' results were all right.
 """
 import argparse
 import csv
 import math
-import statistics
+import os
 import sys
-from collections import defaultdict
 
 
-def samples(path):
-    """{(app, input, variant): [seconds of the runs whose result was right]}."""
-    seconds, correct = {}, {}
-    with open(path, newline="") as f:
+def number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def summaries(path):
+    """{(app, input, variant): {"median_s": .., "min_s": .., "max_s": ..}} of the
+    report's summary file beside the CSV at path."""
+    base = path[:-len(".csv")] if path.endswith(".csv") else path
+    summary = base + ".summary.csv"
+    if not os.path.exists(summary):
+        sys.exit(f"table2_against: no {summary}: write it with "
+                 f"'ck-eval report {path} --summary {summary}'")
+    out = {}
+    with open(summary, newline="") as f:
         for row in csv.DictReader(f):
-            if row["record"] != "sample":
-                continue
-            key = (row["app"], row["input"], row["variant"], row["repeat"])
-            if row["metric"] == "seconds":
-                seconds[key] = float(row["value"])
-            elif row["metric"] == "correct":
-                correct[key] = row["value"] == "1"
-    out = defaultdict(list)
-    for key, value in seconds.items():
-        if correct.get(key, False):
-            out[key[:3]].append(value)
+            if (row["record"] == "summary" and row["variant"]
+                    and row["metric"] in ("median_s", "min_s", "max_s")):
+                key = (row["app"], row["input"], row["variant"])
+                out.setdefault(key, {})[row["metric"]] = number(row["value"])
     return out
 
 
-def describe(values):
-    if not values:
+def describe(spread):
+    if not spread or not math.isfinite(spread.get("median_s", math.nan)):
         return "n/a"
-    return f"{statistics.median(values):.4f} ({min(values):.4f}-{max(values):.4f})"
+    return f"{spread['median_s']:.4f} ({spread['min_s']:.4f}-{spread['max_s']:.4f})"
 
 
 def ratio(a, b):
-    return statistics.median(a) / statistics.median(b) if a and b else math.nan
+    return a["median_s"] / b["median_s"] if a and b else math.nan
 
 
 def geomean(values):
@@ -57,20 +64,20 @@ def main():
                         help="persistent.csv of ck-eval persistent on the other implementation")
     parser.add_argument("--name", default="other", help="the other implementation's name")
     args = parser.parse_args()
-    ours, other = samples(args.ours), samples(args.other)
+    ours, other = summaries(args.ours), summaries(args.other)
     apps = sorted({key[:2] for key in ours} | {key[:2] for key in other})
     if not apps:
-        sys.exit("table2_against: no samples with right results in either file")
+        sys.exit("table2_against: no summaries in either file")
 
     name = args.name
-    print(f"\nTable 2 beside {name}: seconds, median (min-max) over the runs with right results")
+    print(f"\nTable 2 beside {name}: seconds, median (min-max) over the runs")
     print(f"{'application input':<28} {'ours cooperative':>26} {'ours persistent':>26} "
           f"{name + ' persistent':>26} {'coop/' + name:>10} {'pers/' + name:>10}")
     coop_ratios, pers_ratios = [], []
     for app, input_ in apps:
-        coop = ours.get((app, input_, "cooperative"), [])
-        pers = ours.get((app, input_, "persistent"), [])
-        theirs = other.get((app, input_, "persistent"), [])
+        coop = ours.get((app, input_, "cooperative"), {})
+        pers = ours.get((app, input_, "persistent"), {})
+        theirs = other.get((app, input_, "persistent"), {})
         coop_ratios.append(ratio(coop, theirs))
         pers_ratios.append(ratio(pers, theirs))
         print(f"{app + ' ' + input_:<28} {describe(coop):>26} {describe(pers):>26} "
