@@ -120,13 +120,26 @@ build_plugin() {
       { grep -E -B2 -A12 'error|FAILED' "$CK_BUILD/plugin-build.log" | head -n 60 >&2; false; }
 }
 
-# Configure (or reconfigure when the options changed) and build Mesa from SRC into BUILD.
+# build_mesa_tree SRC BUILD WHAT [MESON_OPTION...]: configures (or
+# reconfigures when the options changed) and builds Mesa from SRC into
+# BUILD. A tree whose meson_options.txt has the cooperative-kernels option
+# (the series from the patch that adds it on) gets
+# -Dcooperative-kernels=enabled unless the caller chose, so that a plugin
+# Mesa cannot find fails the configure instead of building Mesa without the
+# extension.
 build_mesa_tree() {
    local src=$1 build=$2 what=$3
+   shift 3
+   local options=("${MESA_OPTIONS[@]}")
+   if grep -q "'cooperative-kernels'" "$src/meson_options.txt" &&
+      [[ " $* " != *" -Dcooperative-kernels="* ]]; then
+      options+=(-Dcooperative-kernels=enabled)
+   fi
+   options+=("$@")
    local opts_file=$build/.ck-options want
    # Mesa's configure records where the plugin's headers and libraries are:
    # a moved checkout must reconfigure.
-   want=$(printf '%s\n' "${MESA_OPTIONS[@]}" "plugin=$CK_PLUGIN_BUILD:$CK_ROOT")
+   want=$(printf '%s\n' "${options[@]}" "plugin=$CK_PLUGIN_BUILD:$CK_ROOT")
    step "configuring $what"
    # A changed configuration is set up from scratch: meson keeps the results
    # of pkg-config across --reconfigure. ccache makes the rebuild cheap.
@@ -135,7 +148,7 @@ build_mesa_tree() {
    fi
    if [ ! -f "$build/build.ninja" ]; then
       rm -rf "$build"
-      with_debian_python meson setup "$build" "$src" --native-file "$CK_NATIVE_FILE" "${MESA_OPTIONS[@]}" \
+      with_debian_python meson setup "$build" "$src" --native-file "$CK_NATIVE_FILE" "${options[@]}" \
          >"$build.setup.log" 2>&1 || { tail -n 30 "$build.setup.log" >&2; rm -rf "$build"; false; }
       printf '%s\n' "$want" >"$opts_file"
    fi
