@@ -37,5 +37,15 @@ series_record b.patch
 expect "a patch dropped from the series leaves the record" \
    "$(cut -d' ' -f3 "$CK_SERIES_RECORD" | tr '\n' ' ')" "b.patch c.patch "
 
+series_record without-plugin
+expect "the series without the plugin is recorded with the series' sum" \
+   "$(series_without_plugin_checked && echo checked)" "checked"
+series_record c.patch
+expect "recording a prefix keeps the without-plugin line" \
+   "$(tail -n 1 "$CK_SERIES_RECORD" | cut -d' ' -f3)" "without-plugin"
+echo "c, edited" >"$tmp/patches/c.patch"
+expect "an edited patch makes the series unchecked without the plugin" \
+   "$(series_without_plugin_checked && echo checked)" ""
+
 echo "series record: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

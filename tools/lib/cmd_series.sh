@@ -23,12 +23,32 @@ Each prefix that builds gets its last patch's sha256 written into
 patches/series.checked (so an interrupted check keeps what it showed);
 commit it with the patches. 'tools/ck test' runs --changed, so a series
 whose record is current costs nothing there.
+
+The whole series is also built with -Dcooperative-kernels=disabled (in
+$CK_SERIES_BUILD-without-plugin) whenever the series changed since that
+last passed: Mesa must then build and be an OpenCL implementation without
+cl_ext_cooperative_kernels, on which the fallback header's kernel
+(tests/host/fallback_header.cpp --without-extension) computes its result,
+on Clover and on rusticl. The record keeps that as a 'without-plugin' line
+with the sum of every patch.
 EOF
 }
 
 # The patches of patches/series, in order, one per line.
 series_patches() {
    grep -v -E '^(#|$)' "$CK_ROOT/patches/series"
+}
+
+# The record's key for the whole series: the sum of every patch's sum.
+series_sum() {
+   local p
+   series_patches | while read -r p; do sha256_of "$CK_ROOT/patches/$p"; done |
+      sha256sum | cut -d' ' -f1
+}
+
+# Whether the series as it is was built and checked without the plugin.
+series_without_plugin_checked() {
+   grep -q -x -F "$(series_sum)  without-plugin" "$CK_SERIES_RECORD" 2>/dev/null
 }
 
 # The patches whose sha256 is not in the record.
@@ -42,7 +62,8 @@ series_changed_patches() {
 
 # Record that the prefix ending at patch P builds: the record keeps, in
 # series order, the current sum of P and the entries of the other patches
-# still in the series.
+# still in the series, then the without-plugin line. With P =
+# without-plugin, record that the whole series passed without the plugin.
 series_record() {
    local checked=$1 p tmp=$CK_SERIES_RECORD.tmp
    : >"$tmp"
@@ -53,7 +74,38 @@ series_record() {
          awk -v patch="$p" '$2 == patch' "$CK_SERIES_RECORD" 2>/dev/null >>"$tmp" || true
       fi
    done < <(series_patches)
+   if [ "$checked" = without-plugin ]; then
+      printf '%s  without-plugin\n' "$(series_sum)" >>"$tmp"
+   else
+      awk '$2 == "without-plugin"' "$CK_SERIES_RECORD" 2>/dev/null >>"$tmp" || true
+   fi
    mv "$tmp" "$CK_SERIES_RECORD"
+}
+
+# Build the whole series (applied in $CK_SERIES_SRC) without the plugin and
+# run the fallback header's kernel on it, with Clover and with rusticl.
+series_check_without_plugin() {
+   local build=$CK_SERIES_BUILD-without-plugin icd=$CK_BUILD/series/icd-without-plugin
+   local frontend start=$(date +%s)
+   build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
+      -Dcooperative-kernels=disabled ||
+      die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
+   write_icd "$build" "$icd"
+   for frontend in clover rusticl; do
+      step "the fallback header on the series without the plugin ($frontend)"
+      (
+         eval "$(CK_FRONTEND=$frontend mesa_env_exports "$build" "$icd")"
+         LP_NUM_THREADS=4 "$CK_PLUGIN_BUILD/tests/fallback_header" \
+            "$CK_ROOT/include/cooperative_kernels.cl.h" --without-extension
+      ) >"$build.$frontend.log" 2>&1 ||
+         { tail -n 30 "$build.$frontend.log" >&2
+           die "Mesa built without the plugin fails the fallback header on $frontend"; }
+      grep -q '\[  PASSED  \] 1 test' "$build.$frontend.log" ||
+         { tail -n 30 "$build.$frontend.log" >&2
+           die "the fallback header did not run on $frontend without the plugin"; }
+   done
+   note "the series without the plugin builds and has no extension ($(( $(date +%s) - start )) s)"
+   series_record without-plugin
 }
 
 cmd_check_series() {
@@ -80,7 +132,7 @@ cmd_check_series() {
                die "no patch in patches/series matches '$arg'"
          done ;;
    esac
-   if [ ! -s "$targets" ]; then
+   if [ ! -s "$targets" ] && { [ "$mode" = named ] || series_without_plugin_checked; }; then
       note "check-series: every patch matches patches/series.checked; nothing to build"
       return 0
    fi
@@ -99,9 +151,8 @@ cmd_check_series() {
    git -C "$CK_SERIES_SRC" checkout -q -f --detach ck-base
    git -C "$CK_SERIES_SRC" clean -q -f -d
 
-   local p n=0 total last start log=$CK_BUILD/series/am.log
+   local p n=0 total start log=$CK_BUILD/series/am.log
    total=$(series_patches | wc -l)
-   last=$(tail -n 1 "$targets")
    while read -r p; do
       n=$((n + 1))
       git -C "$CK_SERIES_SRC" -c user.name=ck -c user.email=ck@localhost \
@@ -113,8 +164,8 @@ cmd_check_series() {
          die "the series does not build at $p (patch $n of $total); log: $CK_SERIES_BUILD.build.log"
       note "prefix 1-$n ($p) builds ($(( $(date +%s) - start )) s)"
       series_record "$p"
-      [ "$p" = "$last" ] && break
    done < <(series_patches)
+   [ "$mode" = named ] || series_without_plugin_checked || series_check_without_plugin
    CK_STEP=""
    note "check-series: $(wc -l <"$targets") prefixes build; recorded in patches/series.checked"
 }
