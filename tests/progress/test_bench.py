@@ -32,14 +32,16 @@ class Launches(unittest.TestCase):
 class Kernels(unittest.TestCase):
     def test_ordinary(self):
         source = bench.kernel_source(MUTEX, "ordinary")
-        self.assertIn("atomic_cmpxchg(&m[0], 0, 1) == 0", source)
+        # Each instruction spins like litmus.to_opencl, then records it passed.
+        self.assertIn("while (atomic_cmpxchg(&m[0], 0, 1) != 0)\n            ;\n"
+                      "        atomic_or(&status[g], 1);", source)
         self.assertIn("atomic_or(&status[g], 2);", source)
         self.assertNotIn("offer_kill", source)
 
     def test_cooperative(self):
         source = bench.kernel_source(MUTEX, "cooperative")
         for text in ("offer_kill();", "request_fork();", "atomic_xchg(&status[g], 256 | next);",
-                     "case 18:"):
+                     "case 18:", "if (atomic_cmpxchg(&m[0], 0, 1) != 0)\n                next = pc;"):
             self.assertIn(text, source)
         # The mapping reads the kernel's arguments, never get_num_groups (M).
         self.assertNotIn("get_num_groups", source)
