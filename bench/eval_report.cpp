@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace ck_eval {
 
@@ -162,19 +163,28 @@ Eval parse(const std::vector<Record> &records)
    return eval;
 }
 
+// The element of `items` that `matches`, or `make()` appended when none
+// does: records grouped by a key, in the order in which keys first appear.
+template <typename T, typename Matches, typename Make>
+T &find_or_append(std::vector<T> &items, Matches matches, Make make)
+{
+   const auto found = std::find_if(items.begin(), items.end(), matches);
+   if (found != items.end())
+      return *found;
+   items.push_back(make());
+   return items.back();
+}
+
 // The applications in the order of their first run, with their runs.
 std::vector<std::pair<std::string, std::vector<const Run *>>>
 by_application(const std::vector<Run> &runs)
 {
    std::vector<std::pair<std::string, std::vector<const Run *>>> out;
    for (const Run &run : runs) {
-      auto same = std::find_if(out.begin(), out.end(),
-                               [&](const auto &entry) { return entry.first == run.app_label(); });
-      if (same == out.end()) {
-         out.emplace_back(run.app_label(), std::vector<const Run *>{});
-         same = out.end() - 1;
-      }
-      same->second.push_back(&run);
+      auto &same = find_or_append(
+         out, [&](const auto &entry) { return entry.first == run.app_label(); },
+         [&] { return std::make_pair(run.app_label(), std::vector<const Run *>{}); });
+      same.second.push_back(&run);
    }
    return out;
 }
@@ -290,18 +300,15 @@ void table2(const Eval &eval, Summary &summary)
    };
    std::vector<Group> groups;
    for (const Record *record : eval.paper) {
-      auto group = std::find_if(groups.begin(), groups.end(),
-                                [&](const Group &g) { return g.kind == record->key.kind; });
-      if (group == groups.end()) {
-         groups.push_back({record->key.kind, record->key.kind, NAN, NAN});
-         group = groups.end() - 1;
-      }
+      Group &group = find_or_append(
+         groups, [&](const Group &g) { return g.kind == record->key.kind; },
+         [&] { return Group{record->key.kind, record->key.kind, NAN, NAN}; });
       if (record->metric == "group")
-         group->name = record->value;
+         group.name = record->value;
       else if (record->metric == "geomean_slowdown")
-         group->mean = record->number();
+         group.mean = record->number();
       else if (record->metric == "max_slowdown")
-         group->max = record->number();
+         group.max = record->number();
    }
 
    std::printf("%-10s %10s %10s  %-30s %12s %12s\n", "", "geo.mean", "max", "(max: which)",
@@ -502,16 +509,13 @@ void table3(const Eval &eval, const Overall &overall, Summary &summary)
    };
    std::vector<PaperRow> rows;
    for (const Record *record : eval.paper) {
-      auto row = std::find_if(rows.begin(), rows.end(),
-                              [&](const PaperRow &r) { return r.load == record->key.load; });
-      if (row == rows.end()) {
-         rows.push_back({record->key.load, record->key.k_label, NAN, NAN});
-         row = rows.end() - 1;
-      }
+      PaperRow &row = find_or_append(
+         rows, [&](const PaperRow &r) { return r.load == record->key.load; },
+         [&] { return PaperRow{record->key.load, record->key.k_label, NAN, NAN}; });
       if (record->metric == "kernel_level_slowdown")
-         row->kernel_level = record->number();
+         row.kernel_level = record->number();
       else if (record->metric == "cooperative_slowdown")
-         row->cooperative = record->number();
+         row.cooperative = record->number();
    }
 
    bool target_met = true, target_known = false;
@@ -617,18 +621,15 @@ void fig6(const Eval &eval, Summary &summary)
    for (const Run &run : eval.runs) {
       const std::string label =
          run.app_label() + (run.key.kind == "barrier" ? " " + run.key.barrier : "");
-      auto config = std::find_if(configs.begin(), configs.end(),
-                                 [&](const Config &c) { return c.label == label; });
-      if (config == configs.end()) {
-         configs.push_back({label, &run, {}, {}, {}});
-         config = configs.end() - 1;
-      }
+      Config &config = find_or_append(
+         configs, [&](const Config &c) { return c.label == label; },
+         [&] { return Config{label, &run, {}, {}, {}}; });
       if (run.key.load == "alone") {
-         config->alone.push_back(run.seconds);
+         config.alone.push_back(run.seconds);
       } else {
          const std::pair<std::string, size_t> where{run.key.load, eval.k_index(run.key.k_label)};
-         config->seconds[where].push_back(run.seconds);
-         config->periods[where].push_back(run.period_ms());
+         config.seconds[where].push_back(run.seconds);
+         config.periods[where].push_back(run.period_ms());
       }
    }
 
@@ -771,28 +772,24 @@ void print_calibration(const std::vector<Record> &records)
    };
    std::vector<Matmul> matmuls;
    for (const Record *record : eval.calibration) {
-      auto matmul = std::find_if(matmuls.begin(), matmuls.end(),
-                                 [&](const Matmul &m) { return m.name == record->key.load; });
-      if (matmul == matmuls.end()) {
-         matmuls.push_back({record->key.load, NAN, NAN, NAN, {}});
-         matmul = matmuls.end() - 1;
-      }
+      Matmul &matmul = find_or_append(
+         matmuls, [&](const Matmul &m) { return m.name == record->key.load; },
+         [&] { return Matmul{record->key.load, NAN, NAN, NAN, {}}; });
       if (record->metric == "matmul_n") {
-         matmul->size = record->number();
+         matmul.size = record->number();
       } else if (record->metric == "matmul_target_ms") {
-         matmul->target_ms = record->number();
+         matmul.target_ms = record->number();
       } else if (record->metric == "matmul_idle_ms" && record->index < 0) {
-         matmul->all_units_ms = record->number();
+         matmul.all_units_ms = record->number();
       } else if (record->metric == "matmul_idle_ms") {
-         auto &launches = matmul->launches_ms;
-         auto same = std::find_if(launches.begin(), launches.end(), [&](const auto &entry) {
-            return entry.first.label == record->key.k_label;
-         });
-         if (same == launches.end()) {
-            launches.push_back({{record->key.k_label, unsigned(record->key.k)}, {}});
-            same = launches.end() - 1;
-         }
-         same->second.push_back(record->number());
+         auto &same = find_or_append(
+            matmul.launches_ms,
+            [&](const auto &entry) { return entry.first.label == record->key.k_label; },
+            [&] {
+               return std::make_pair(KChoice{record->key.k_label, unsigned(record->key.k)},
+                                     std::vector<double>{});
+            });
+         same.second.push_back(record->number());
       }
    }
    for (const Matmul &matmul : matmuls) {
