@@ -3,8 +3,9 @@
 PIGLIT_EXCLUDES=(-x bswap -x phatk -x clz-optimizations)
 # Per-test limit in the concurrent run: the slowest tests that pass (libclc's
 # sin, cos and tan, compiled cold) take 260-290 s alone on 2 CPUs. A test
-# that times out there is run again alone with the long limit before it
-# counts; one that timed out alone unpatched (sincos) is not run.
+# that times out there fails unless it timed out unpatched at the same
+# limit; it is run again alone with the long limit, which decides only in
+# that case. One that timed out alone unpatched (sincos) is not run.
 PIGLIT_TIMEOUT=${CK_PIGLIT_TIMEOUT:-450}
 PIGLIT_LONG_TIMEOUT=${CK_PIGLIT_LONG_TIMEOUT:-600}
 
@@ -35,10 +36,12 @@ with that frontend's expectation file,
   tests/piglit/cl-unpatched-rusticl.expected  (rusticl)
 which records unpatched Mesa $MESA_DEB_VERSION with each test's time. Mesa
 compiles every kernel anew: piglit gets an empty shader cache of its own, as
-on a new machine. A test that times out (${PIGLIT_TIMEOUT}s) is re-run alone
-with ${PIGLIT_LONG_TIMEOUT}s before it counts. A test that passes unpatched
-and does not pass patched fails the gate, and so does one that takes more
-than 4x its unpatched time (more than 2x is named).
+on a new machine. A test that passes unpatched and does not pass patched
+fails the gate, and so does one that takes more than 4x its unpatched time
+(more than 2x is named). A timeout (${PIGLIT_TIMEOUT}s) fails unless the test
+timed out unpatched at the same limit too; either way it is re-run alone
+with ${PIGLIT_LONG_TIMEOUT}s and both results are printed, and only in that
+case does the re-run's result stand for it.
 -t limits the run to matching tests.
 EOF
 }
@@ -126,7 +129,8 @@ cmd_piglit() {
    local extra=()
    [ ${#filters[@]} -gt 0 ] && extra+=(--subset)
    [ -d "$results-alone" ] && extra+=(--rerun "$results-alone")
-   python3 "$CK_ROOT/tools/piglit_gate.py" compare "$expectation" "$results" "${extra[@]}"
+   python3 "$CK_ROOT/tools/piglit_gate.py" compare "$expectation" "$results" \
+      --timeout "$PIGLIT_TIMEOUT" "${extra[@]}"
 }
 
 # Builds unpatched Mesa $MESA_DEB_VERSION (same toolchain and options, same
@@ -172,5 +176,6 @@ cmd_piglit_baseline() {
    [ -d "$results-alone" ] && rerun=(--rerun "$results-alone")
    mkdir -p "$(dirname "$expectation")"
    python3 "$CK_ROOT/tools/piglit_gate.py" record "$results" "$expectation" "${rerun[@]}" \
+      --timeout "$PIGLIT_TIMEOUT" \
       --header "unpatched Mesa $MESA_DEB_VERSION, $CK_FRONTEND, LLVM 14, LP_NUM_THREADS=${LP_NUM_THREADS:-default}, empty shader cache, timeout ${PIGLIT_TIMEOUT}s (${PIGLIT_LONG_TIMEOUT}s alone for tests that timed out)"
 }
