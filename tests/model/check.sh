@@ -17,11 +17,16 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 # run MODE DEFINES...: MODE is safety or liveness; prints the verdict and
-# returns 0 if spin found no error.
+# returns 0 if spin searched the whole state space and found no error, 1 if
+# it found one and wrote its error trail, 2 if the search did not finish
+# (a model or verifier that does not compile, a search cut short, output
+# that says neither).
 run() {
    local mode=$1 flags out
    shift
-   spin "$@" -a "$model" >spin.log 2>&1 || { cat spin.log >&2; return 2; }
+   rm -f pan ./*.trail
+   spin "$@" -a "$model" >spin.log 2>&1 ||
+      { cat spin.log >&2; printf '%-8s %s: spin cannot translate the model\n' "$mode" "$*"; return 2; }
    if [ "$mode" = safety ]; then
       flags=(-DSAFETY)
    else
@@ -31,26 +36,35 @@ run() {
    # state spaces (the steal kernel on 3 units).
    local optimise=-O0 hash=-w20
    [[ "$*" == *KERNEL_STEAL*UNITS=3* ]] && optimise=-O2 hash=-w26
-   gcc $optimise -w -DCOLLAPSE -DMEMLIM=16000 "${flags[@]}" -o pan pan.c
+   gcc $optimise -w -DCOLLAPSE -DMEMLIM=16000 "${flags[@]}" -o pan pan.c >gcc.log 2>&1 ||
+      { cat gcc.log >&2; printf '%-8s %s: the verifier does not compile\n' "$mode" "$*"; return 2; }
    if [ "$mode" = safety ]; then
       out=$(./pan -m2000000 $hash 2>&1) || true
    else
       out=$(./pan -m2000000 $hash -l -f 2>&1) || true
    fi
-   local errors states seconds
+   local errors states seconds trail
    errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$out")
    states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' <<<"$out")
    seconds=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\).*/\1/p' <<<"$out")
-   if grep -q 'Search not completed\|out of memory' <<<"$out" && [ "${errors:-1}" = 0 ]; then
-      errors=incomplete
-   fi
+   trail=$(sed -n 's/^pan: wrote \(.*\.trail\)$/\1/p' <<<"$out")
    printf '%-8s %-40s %s errors, %s states, %s s' "$mode" "$*" "${errors:-?}" \
       "${states:-?}" "${seconds:-?}"
-   if [ "${errors:-1}" != 0 ]; then
-      # The first violation, as spin replays it.
-      printf ': %s' "$(grep -m1 -E 'assertion violated|invalid end state|non-progress cycle|acceptance cycle|incomplete' <<<"$out" || echo "$errors")"
-      echo
-      return 1
+   local unfinished
+   unfinished=$(grep -m1 -E 'Search not completed|out of memory|max search depth too small' <<<"$out" || true)
+   if [[ "$errors" =~ ^[1-9][0-9]*$ ]]; then
+      if [ -n "$trail" ] && [ -f "$trail" ]; then
+         # The first violation, as spin reports it.
+         printf ': %s\n' "$(grep -m1 -E 'assertion violated|invalid end state|non-progress cycle|acceptance cycle' <<<"$out" || echo "error trail $trail")"
+         return 1
+      fi
+      unfinished="errors without an error trail"
+   elif [ "$errors" != 0 ] || [ -z "$states" ]; then
+      unfinished="no verdict in the output of pan"
+   fi
+   if [ -n "$unfinished" ]; then
+      printf ': search unfinished: %s\n' "$unfinished"
+      return 2
    fi
    echo
 }
@@ -58,7 +72,7 @@ run() {
 failed=0
 if [ "${1:-}" = --mutants ]; then
    # Each mutation in a configuration where it matters: spin must find a
-   # violation (run returns 1; 2 is a model that does not compile).
+   # violation and write its error trail (run returns 1).
    while read -r mode defines; do
       rc=0
       # shellcheck disable=SC2086
