@@ -656,9 +656,19 @@ def report(summary, verdicts):
         print(f"  error: {r['test']} {r['mapping']} N={r['N']}: {r.get('detail', '')[:300]}")
 
 
+# Launch results that fail any --expect, whatever the model: no progress
+# model ends a test in a memory none of its executions ends with, or lets a
+# loop end without its condition. (Under kills, a cooperative kernel's
+# killed litmus thread gives up as the spec allows: promise nothing there.)
+FAULTS = {"error": "failed with an OpenCL error",
+          "wrong": "ended in a memory that no execution of their test ends with",
+          "gave-up": "ended with a work-group that did not pass all its instructions"}
+
+
 def check_promises(summary, verdicts, expect):
     """--expect SIZE=MODEL/STRENGTH: fail unless the launches of that size
-    class ('N<=units', 'N>units' or 'all') are consistent with the model."""
+    class ('N<=units', 'N>units' or 'all') are consistent with the model,
+    and unless no launch at all is one of FAULTS."""
     failed = False
     for promise in expect or []:
         size, _, model = promise.rpartition("=")
@@ -680,10 +690,12 @@ def check_promises(summary, verdicts, expect):
         else:
             print(f"progress: PASS {summary['config']} {size} is consistent with "
                   f"{strength} {model} ({len(results)} tests)")
-    errors = [r for r in summary["records"] if r["result"] == "error"]
-    if errors and expect:
-        print(f"progress: FAIL {len(errors)} launches failed with an OpenCL error")
-        failed = True
+    for result, what in FAULTS.items():
+        faulty = [r for r in summary["records"] if r["result"] == result]
+        if faulty and expect:
+            print(f"progress: FAIL {len(faulty)} launches {what}: "
+                  + "; ".join(f"{r['test']} ({r['mapping']}, N={r['N']})" for r in faulty[:5]))
+            failed = True
     return 1 if failed else 0
 
 
@@ -737,7 +749,8 @@ def main(argv):
     parser.add_argument("--test", dest="tests", action="append", help="one test's text")
     parser.add_argument("--expect", action="append",
                         help="SIZE=MODEL[/STRENGTH]: fail unless consistent (SIZE: all, "
-                             "N<=units, N>units)")
+                             "N<=units, N>units), or if any launch was wrong, gave up or "
+                             "failed")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--summary", nargs="+", metavar="JSON",
                         help="print one table over earlier --json files and exit")

@@ -2,6 +2,8 @@
 """Unit tests of the progress runner's parts that need no OpenCL device
 (bench/progress_bench.py): the id mappings, the kernels' shape, the judging
 of a launch and the model bookkeeping."""
+import contextlib
+import io
 import os
 import sys
 import unittest
@@ -89,6 +91,28 @@ class Models(unittest.TestCase):
                                               litmus.format_test(MUTEX): False}, verdicts)
         # The mutex ends under weak OBE but not weak HSA.
         self.assertEqual(bench.strongest(consistent["weak"]), ["HSA"])
+
+    def promises(self, result, *expect):
+        """check_promises on one launch of FAIR_ONLY with N > units."""
+        record = {"test": litmus.format_test(FAIR_ONLY), "mapping": "chunked", "instances": 4,
+                  "N": 8, "size": "N>units", "result": result}
+        verdicts = {record["test"]: oracle.StateGraph(FAIR_ONLY).verdicts()}
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            rc = bench.check_promises({"config": "test", "records": [record]}, verdicts, expect)
+        return rc, printed.getvalue()
+
+    def test_a_hang_that_the_model_allows_keeps_its_promise(self):
+        self.assertEqual(self.promises("hang", "N>units=LOBE")[0], 0)
+        rc, printed = self.promises("hang", "N>units=fair")
+        self.assertEqual(rc, 1, printed)
+
+    def test_a_wrong_or_gave_up_launch_breaks_any_promise(self):
+        for result in ("wrong", "gave-up", "error"):
+            rc, printed = self.promises(result, "N>units=LOBE")
+            self.assertEqual(rc, 1, printed)
+            self.assertIn(f"progress: FAIL 1 launches {bench.FAULTS[result]}: "
+                          "ld x 1 | st x 1 (chunked, N=8)", printed)
 
     def test_short_sample_is_generated(self):
         generated = {litmus.format_test(t) for b in ((2, 2), (2, 3), (2, 4), (3, 3), (3, 4))
