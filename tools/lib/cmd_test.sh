@@ -11,7 +11,8 @@ Builds if needed, then runs every test the project has:
   1. unit tests (meson test --suite unit: GoogleTest, lit/FileCheck), the
      protocol's model checked with spin (--suite model), the scheduler's
      tests again under ThreadSanitizer and AddressSanitizer, and the tests
-     of the build pipeline itself (--suite tools);
+     of the build pipeline itself (--suite tools); a test that skips
+     fails unless tests/allowed-skips lists it with its reason;
   2. the extension's conformance profile on the patched Mesa, once through
      each frontend (Clover, then rusticl): piglit runs
      _build/ck/tests/cooperative_kernels.xml.gz, which holds every test of
@@ -23,18 +24,34 @@ after the name of each test that failed.
 EOF2
 }
 
+# The tests that may skip, one 'name<tab>reason' line each.
+CK_ALLOWED_SKIPS=$CK_ROOT/tests/allowed-skips
+
 # Count OK and failing results in a meson testlog.json; prints "passed failed"
 # and appends "WHAT: name (result)" of each failing test to $CK_BUILD/failed-tests.
+# A skip fails unless $CK_ALLOWED_SKIPS lists the test (by its name in
+# meson.build) with a reason; an allowed skip is named, and counts as neither.
 meson_counts() {
-   python3 - "$1" "$2" "$CK_BUILD/failed-tests" <<'PY'
+   python3 - "$1" "$2" "$CK_BUILD/failed-tests" "$CK_ALLOWED_SKIPS" <<'PY'
 import json, sys
-log, what, failed_list = sys.argv[1:]
+log, what, failed_list, allowed_list = sys.argv[1:]
+allowed = {}
+with open(allowed_list) as f:
+    for line_no, line in enumerate(f, 1):
+        if line.strip() and not line.startswith("#"):
+            name, _, reason = line.rstrip("\n").partition("\t")
+            if not reason.strip():
+                sys.exit(f"{allowed_list}:{line_no}: expected 'test name<tab>reason'")
+            allowed[name] = reason
 ok = bad = 0
 with open(log) as f, open(failed_list, "a") as failed:
     for line in f:
         test = json.loads(line)
-        if test["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
-            ok += test["result"] != "SKIP"
+        name = test["name"].partition(" / ")[2]
+        if test["result"] in ("OK", "EXPECTEDFAIL"):
+            ok += 1
+        elif test["result"] == "SKIP" and name in allowed:
+            print(f"{what}: {name} skipped: {allowed[name]}", file=sys.stderr)
         else:
             bad += 1
             failed.write(f"{what}: {test['name']} ({test['result']})\n")
