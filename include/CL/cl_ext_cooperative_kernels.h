@@ -20,8 +20,10 @@ extern "C" {
 /* cl_bool: CL_TRUE if the kernel reaches a cooperative builtin. */
 #define CL_KERNEL_COOPERATIVE_EXT 0x4F00
 /* size_t: how many work-groups of the kernel can be active at once on the
- * device (a launch of at most this many on an otherwise idle device starts
- * with all of them active); 0 for a kernel that is not cooperative. The
+ * device now, under the implementation's unit cap if any (a launch of at
+ * most this many on an otherwise idle device starts with all of them
+ * active, unless the cap is lowered before it starts); 0 for a kernel that
+ * is not cooperative. The
  * query takes no input: on llvmpipe the value does not depend on the local
  * size or the local memory. */
 #define CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT 0x4F01

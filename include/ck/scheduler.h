@@ -85,6 +85,13 @@ unsigned ck_scheduler_units(const struct ck_scheduler *scheduler);
 /* At most cap units in use (clamped to [1, units]); effective at once. */
 void ck_scheduler_set_unit_cap(struct ck_scheduler *scheduler, unsigned cap);
 
+/* How many work-groups of a cooperative launch can be active at once now
+ * (CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT): the units under the current cap.
+ * A launch of at most that many on an otherwise idle scheduler starts with
+ * all of them active unless the cap is lowered before it starts. Reads the
+ * cap file (if any) first, so that a cap just written there counts. */
+unsigned ck_scheduler_max_active_groups(struct ck_scheduler *scheduler);
+
 /* An ordinary kernel of `groups` work-groups (0 completes at once). */
 struct ck_launch *ck_scheduler_launch(struct ck_scheduler *scheduler, ck_run_fn run, void *data,
                                       unsigned groups);

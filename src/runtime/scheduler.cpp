@@ -180,6 +180,7 @@ public:
 
    unsigned units() const { return unsigned(units_.size()); }
    void set_unit_cap(unsigned cap);
+   unsigned max_active_groups();
    ck_launch *launch(ck_run_fn run, void *data, unsigned groups);
    ck_launch *launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
                                  uint32_t max_groups, const char *kernel_name);
@@ -207,9 +208,11 @@ private:
    std::optional<uint32_t> claim_published_group(ck_launch &kernel);
    bool try_withdraw(ck_launch &kernel);
    void housekeeper_main();
+   std::optional<unsigned> read_cap_file() const;
 
    // All below run with mutex_ held.
    unsigned in_use() const { return unsigned(units_.size() - idle_.size()); }
+   void apply_file_cap(unsigned cap);
    void assign(Unit::Task task, ck_launch &launch, unsigned group);
    void dispatch();
    void start_cooperative(ck_launch &kernel);
@@ -309,6 +312,17 @@ void ck_scheduler::set_unit_cap(unsigned cap)
    Lock lock(mutex_);
    unit_cap_ = std::clamp(cap, 1u, units());
    dispatch();
+}
+
+// The query's value is the cap a launch would start under now, so a cap
+// just written to the cap file counts without waiting for the next poll.
+unsigned ck_scheduler::max_active_groups()
+{
+   const std::optional<unsigned> file_cap = read_cap_file();
+   Lock lock(mutex_);
+   if (file_cap)
+      apply_file_cap(*file_cap);
+   return unit_cap_;
 }
 
 ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
@@ -936,15 +950,30 @@ void ck_scheduler::housekeeper_main()
    Lock lock(mutex_);
    while (!stopping_) {
       lock.unlock();
-      unsigned cap = 0;
-      std::ifstream(cap_file_) >> cap;
+      const std::optional<unsigned> cap = read_cap_file();
       lock.lock();
-      if (cap > 0 && std::clamp(cap, 1u, units()) != unit_cap_) {
-         unit_cap_ = std::clamp(cap, 1u, units());
-         dispatch();
-      }
+      if (cap)
+         apply_file_cap(*cap);
       housekeeper_wake_.wait_for(lock, cap_period, [this] { return stopping_; });
    }
+}
+
+// The cap the cap file holds; nullopt without a file or a positive number.
+std::optional<unsigned> ck_scheduler::read_cap_file() const
+{
+   if (cap_file_.empty())
+      return std::nullopt;
+   unsigned cap = 0;
+   std::ifstream(cap_file_) >> cap;
+   return cap > 0 ? std::optional<unsigned>(cap) : std::nullopt;
+}
+
+void ck_scheduler::apply_file_cap(unsigned cap)
+{
+   if (std::clamp(cap, 1u, units()) == unit_cap_)
+      return;
+   unit_cap_ = std::clamp(cap, 1u, units());
+   dispatch();
 }
 
 namespace {
@@ -999,6 +1028,11 @@ unsigned ck_scheduler_units(const ck_scheduler *scheduler)
 void ck_scheduler_set_unit_cap(ck_scheduler *scheduler, unsigned cap)
 {
    scheduler->set_unit_cap(cap);
+}
+
+unsigned ck_scheduler_max_active_groups(ck_scheduler *scheduler)
+{
+   return scheduler->max_active_groups();
 }
 
 ck_launch *ck_scheduler_launch(ck_scheduler *scheduler, ck_run_fn run, void *data, unsigned groups)

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,19 @@ void expect_work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_wor
    EXPECT_EQ(status, CL_SUCCESS) << "the read: " << cl_host::error_name(status);
    EXPECT_EQ(size, sizeof(T)) << "the read gives the type's size";
    EXPECT_EQ(value, expected) << "the value read";
+}
+
+// The unit cap the scheduler runs under (CK_POLICY=cap:K or the number in
+// CK_CAP_FILE), 0 without one.
+unsigned unit_cap_from_environment()
+{
+   unsigned cap = 0;
+   const char *policy = std::getenv("CK_POLICY");
+   if (policy && std::strncmp(policy, "cap:", 4) == 0)
+      cap = unsigned(std::strtoul(policy + 4, nullptr, 10));
+   if (const char *cap_file = std::getenv("CK_CAP_FILE"))
+      std::ifstream(cap_file) >> cap;
+   return cap;
 }
 
 // The device, its context, queue and programs, shared by the tests; each
@@ -221,18 +235,45 @@ TEST_F(CooperativeLaunch, NoWorkGroupsIsInvalidGlobalWorkSize)
 }
 
 // Section 8: the kernel queries, for a cooperative and an ordinary kernel.
+// MAX_ACTIVE is the compute units a launch may use: under a unit cap, the cap.
 TEST_F(CooperativeLaunch, KernelQueries)
 {
+   const unsigned cap = unit_cap_from_environment();
    expect_work_group_info<cl_bool>(kernel, device, CL_KERNEL_COOPERATIVE_EXT,
                                    "CL_KERNEL_COOPERATIVE_EXT", "a cooperative kernel", CL_TRUE);
    expect_work_group_info<size_t>(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
                                   "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT", "a cooperative kernel",
-                                  units);
+                                  cap ? std::min(units, cap) : units);
    expect_work_group_info<cl_bool>(ordinary, device, CL_KERNEL_COOPERATIVE_EXT,
                                    "CL_KERNEL_COOPERATIVE_EXT", "an ordinary kernel", CL_FALSE);
    expect_work_group_info<size_t>(ordinary, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
                                   "CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT", "an ordinary kernel",
                                   0);
+}
+
+// Section 8: a launch of CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT work-groups
+// on an idle device starts with all of them active, under every policy and
+// cap: persistent-thread code sized by the query must not wait for
+// work-groups that never start.
+TEST_F(CooperativeLaunch, LaunchOfMaxActiveStartsWhole)
+{
+   size_t max_active = 0;
+   cl_host::check(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT,
+                                           sizeof(max_active), &max_active, nullptr),
+                  "clGetKernelWorkGroupInfo(CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT)");
+   cl_host::Queue profiled = cl_host::create_queue(context, device, /*profiling=*/true);
+   const size_t local = 1;
+   cl_event raw_event = nullptr;
+   cl_host::check(clEnqueueNDRangeKernel(profiled, kernel, 1, nullptr, &max_active, &local, 0,
+                                         nullptr, &raw_event),
+                  "clEnqueueNDRangeKernel(N = CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT)");
+   cl_host::Event event(raw_event);
+   cl_host::check(clFinish(profiled), "clFinish");
+   EXPECT_EQ(cl_host::profiling_ulong(raw_event, CL_PROFILING_COOPERATIVE_MIN_ACTIVE_EXT),
+             max_active)
+      << "MIN_ACTIVE: every one of the queried " << max_active << " work-groups started";
+   EXPECT_EQ(cl_host::read_buffer<cl_uint>(profiled, out, 1)[0], 4 * max_active)
+      << "4 barrier rounds summed get_num_groups() = the queried value";
 }
 
 // An empty NDRange is valid from OpenCL 2.1 on ("OpenCL 3.0 ..." parses as 3.0).

@@ -515,6 +515,45 @@ TEST(Cooperative, CapFileSetsTheCap)
    std::remove(path);
 }
 
+// CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT under a unit cap: a launch of the
+// queried number of work-groups on an idle scheduler starts with all of
+// them active, whether the cap comes from the policy, the API or the cap
+// file (read by the query itself: no wait for the 50 ms poll).
+TEST(Cooperative, MaxActiveGroupsFollowTheCap)
+{
+   const auto expect_all_start_active = [](ck_scheduler *scheduler, uint32_t expected,
+                                           const char *cap) {
+      SCOPED_TRACE(cap);
+      const uint32_t max_active = ck_scheduler_max_active_groups(scheduler);
+      EXPECT_EQ(max_active, expected) << "the query follows the cap";
+      ActiveRecorder kernel(max_active);
+      const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+         scheduler, run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), max_active,
+         nullptr));
+      EXPECT_EQ(stats.min_active, max_active) << "a launch of the queried size starts whole";
+   };
+   expect_all_start_active(make_scheduler(4, "default").get(), 4, "no cap");
+   expect_all_start_active(make_scheduler(4, "cap:1").get(), 1, "cap:1");
+   auto scheduler = make_scheduler(4, "cap:3");
+   expect_all_start_active(scheduler.get(), 3, "cap:3");
+   ck_scheduler_set_unit_cap(scheduler.get(), 2);
+   expect_all_start_active(scheduler.get(), 2, "ck_scheduler_set_unit_cap 2");
+
+   char path[] = "/tmp/ck-cap-XXXXXX";
+   const int fd = mkstemp(path);
+   ASSERT_GE(fd, 0);
+   close(fd);
+   std::ofstream(path) << "1\n";
+   const ck_scheduler_options options{4, "default", nullptr, path, 0, 1};
+   SchedulerPtr file_capped(ck_scheduler_create_with_options(&options));
+   expect_all_start_active(file_capped.get(), 1, "CK_CAP_FILE 1");
+   std::ofstream(path) << "3\n";
+   expect_all_start_active(file_capped.get(), 3, "CK_CAP_FILE 3");
+   std::ofstream(path) << "2\n";
+   expect_all_start_active(file_capped.get(), 2, "CK_CAP_FILE 2");
+   std::remove(path);
+}
+
 TEST(Cooperative, SeveralKernelsShareTheUnits)
 {
    auto scheduler = make_scheduler(4, "default");
