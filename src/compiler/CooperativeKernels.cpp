@@ -215,19 +215,32 @@ void reportBuiltinsNoKernelReaches(Module &M, const CallGraphFacts &Facts,
 }
 
 /// Inlines every call to a defined function into \p Kernel until none is
-/// left; the caller has ruled recursion out.
-void inlineAllCallees(Function &Kernel) {
+/// left; the caller has ruled recursion out. A call that cannot be inlined
+/// is an error: the builtins in its callee would stay un-lowered.
+void inlineAllCallees(Function &Kernel, DiagnosticLog &Log) {
+  SmallPtrSet<const CallBase *, 4> Failed;
   for (bool Inlined = true; Inlined;) {
     Inlined = false;
     SmallVector<CallBase *, 16> Calls;
     for (Instruction &I : instructions(Kernel))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction())
-          if (!Callee->isDeclaration())
+          if (!Callee->isDeclaration() && !Failed.count(Call))
             Calls.push_back(Call);
     for (CallBase *Call : Calls) {
+      const StringRef Callee = Call->getCalledFunction()->getName();
       InlineFunctionInfo Info;
-      Inlined |= InlineFunction(*Call, Info).isSuccess();
+      const InlineResult Result = InlineFunction(*Call, Info);
+      if (Result.isSuccess()) {
+        Inlined = true;
+        continue;
+      }
+      Failed.insert(Call);
+      Log.error(*Call,
+                "the call to '" + Callee + "' cannot be inlined into kernel '" +
+                    Kernel.getName() + "' (" + Result.getFailureReason() +
+                    "); a cooperative kernel's callees must all be inlined",
+                "inlining");
     }
   }
 }
@@ -311,7 +324,7 @@ bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (isTransmitAnnotation(*Call))
           OwnAnnotations.insert(Call);
-    inlineAllCallees(F);
+    inlineAllCallees(F, Log);
     Changed = true;
     checkUniformControlFlow(F, Log);
     Kernels.push_back({&F, layOutTransmitRecord(F, OwnAnnotations, Log)});
