@@ -39,6 +39,14 @@ inline ck_launch_stats wait_or_die(ck_launch *launch, std::chrono::nanoseconds d
    return stats;
 }
 
+// Now on the clock of ck_launch_stats' start_ns and end_ns.
+inline uint64_t steady_now_ns()
+{
+   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+
 // Polls `condition` until it holds or the deadline passes; returns whether
 // it holds.
 inline bool eventually(const std::function<bool()> &condition, std::chrono::nanoseconds deadline = 10s)

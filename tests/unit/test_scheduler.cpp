@@ -190,11 +190,13 @@ TEST(Cooperative, WaitsForAFreeUnit)
    ActiveRecorder kernel(3);
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
       scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 3, nullptr);
-   std::this_thread::sleep_for(50ms);
-   EXPECT_EQ(kernel.seen_active[0].load(), 0u) << "started without a free unit";
+   // No unit can free before the gate opens: the scheduler's start stamp
+   // (taken when it hands the first unit over) must come after this one.
+   const uint64_t gate_opened_ns = steady_now_ns();
    gated.open.store(true);
    wait_or_die(ordinary);
    const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_GE(stats.start_ns, gate_opened_ns) << "started without a free unit";
    EXPECT_GE(stats.min_active, 1u);
    EXPECT_GE(kernel.seen_active[0].load(), 1u);
 }
@@ -228,7 +230,6 @@ TEST(Cooperative, CompletionCallbackFiresOnceAtCompletion)
    ck_launch *cooperative = ck_scheduler_launch_cooperative(
       scheduler.get(), run_kernel<ActiveRecorder>, &kernel, kernel.context.data(), 2, nullptr);
    ck_launch_on_complete(cooperative, note, &early);
-   std::this_thread::sleep_for(50ms);
    EXPECT_EQ(early.calls.load(), 0) << "called before the launch could start";
    gated.open.store(true);
    require_eventually([&] { return early.calls.load() == 1; }, "the completion callback");
@@ -239,20 +240,23 @@ TEST(Cooperative, CompletionCallbackFiresOnceAtCompletion)
    EXPECT_EQ(early.stats.end_ns, waited.end_ns);
    EXPECT_EQ(early.stats.run_ns, waited.run_ns);
    EXPECT_EQ(early.stats.end_ns - early.stats.start_ns, early.stats.run_ns);
-   const uint64_t now = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now().time_since_epoch())
-                                    .count());
-   EXPECT_LE(early.stats.end_ns, now);
+   EXPECT_LE(early.stats.end_ns, steady_now_ns());
 
    Completion late;
    late.gate = &gated.open;
    ActiveRecorder quick(1);
    ck_launch *done = ck_scheduler_launch_cooperative(
       scheduler.get(), run_kernel<ActiveRecorder>, &quick, quick.context.data(), 1, nullptr);
-   require_eventually([&] { return quick.seen_active[0].load() == 1; }, "the quick kernel ran");
-   std::this_thread::sleep_for(20ms);
+   // A unit completes its launch before it goes back to the idle ones: once
+   // gated work holds both units, the quick kernel's launch has completed.
+   GatedKernel both_units;
+   ck_launch *holder =
+      ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &both_units, 2);
+   require_eventually([&] { return both_units.entered.load() == 2; }, "both units are free");
    ck_launch_on_complete(done, note, &late);
    EXPECT_EQ(late.calls.load(), 1) << "a completed launch calls back at once";
+   both_units.open.store(true);
+   wait_or_die(holder);
    wait_or_die(done);
    EXPECT_EQ(late.calls.load(), 1);
 }
@@ -461,14 +465,16 @@ TEST(Cooperative, UnitCapGathersUnitsAndGivesThemBack)
    ck_scheduler_set_unit_cap(scheduler.get(), 1);
    require_eventually([&] { return kernel.active() == 1 && kernel.running.load() == 1; },
                       "kernel.active() == 1 && kernel.running.load() == 1", &kernel.context);
-   // Units over the cap stay idle: no offers come back.
-   std::this_thread::sleep_for(20ms);
-   EXPECT_EQ(kernel.active(), 1u);
+   // Units over the cap stay idle: no offers come back, also at a later
+   // scheduler event (setting the cap again balances and offers at once).
+   ck_scheduler_set_unit_cap(scheduler.get(), 1);
    EXPECT_EQ(kernel.context.word(CK_FORK_OFFERS).load(), 0u);
+   EXPECT_EQ(kernel.active(), 1u);
    ck_scheduler_set_unit_cap(scheduler.get(), 3);
    require_eventually([&] { return kernel.active() == 3 && kernel.running.load() == 3; },
                       "kernel.active() == 3 && kernel.running.load() == 3", &kernel.context);
-   std::this_thread::sleep_for(20ms);
+   ck_scheduler_set_unit_cap(scheduler.get(), 3);
+   EXPECT_EQ(kernel.context.word(CK_FORK_OFFERS).load(), 0u);
    EXPECT_EQ(kernel.active(), 3u);
    ck_scheduler_set_unit_cap(scheduler.get(), 100); // clamped to 4
    require_eventually([&] { return kernel.active() == 4; },
@@ -774,8 +780,8 @@ TEST(KillRequests, StandWhenTheDemandGoes)
    ck_scheduler_set_unit_cap(scheduler.get(), 1);
    require_eventually([&] { return kernel.word(CK_KILL_REQUESTS) == 1; }, "a kill is requested",
                       &kernel.context);
+   // The demand goes at this scheduler event: the request must survive it.
    ck_scheduler_set_unit_cap(scheduler.get(), 2);
-   std::this_thread::sleep_for(20ms);
    EXPECT_EQ(kernel.word(CK_KILL_REQUESTS), 1u) << "the request was withdrawn";
    kernel.offering.store(true);
    require_eventually([&] { return kernel.killed.load() == 1; }, "work-group 1 is killed",
@@ -807,9 +813,10 @@ TEST(KillRequests, StopAtAReturnedWorkGroup)
                       "the unmeetable requests are withdrawn", &kernel.context);
    EXPECT_EQ(kernel.word(CK_RETURNED_END), 3u);
    EXPECT_EQ(kernel.word(CK_ACTIVE_GROUPS), 3u) << "a returned work-group stays active";
-   // Over the cap by one, with nothing the kernel can give back.
+   // Over the cap by one, with nothing the kernel can give back: a
+   // scheduler event (the cap set again) posts no request.
    kernel.offering.store(true);
-   std::this_thread::sleep_for(20ms);
+   ck_scheduler_set_unit_cap(scheduler.get(), 1);
    EXPECT_EQ(kernel.word(CK_KILL_REQUESTS), 0u);
    EXPECT_EQ(kernel.killed.load(), 0u);
    kernel.stop.store(true);
