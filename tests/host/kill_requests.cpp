@@ -236,10 +236,11 @@ void promise(cl_context context, cl_device_id device, cl_program program, cl_uin
       obey.command(RETURN, 1);
       demand.join(); // ran on work-group 1's unit
    }
-   // Every live work-group queries after the demand went away.
-   const cl_uint after = obey.command(WATCH);
-   got = obey.wait_seen(after, live);
-   std::this_thread::sleep_for(std::chrono::milliseconds(50));
+   // Every live work-group queries after the scheduler balanced without
+   // the demand: a launch takes the scheduler's lock after the unit that
+   // completed the demand went idle and balanced, and this one-group
+   // launch runs on that unit at once.
+   cl_host::BackgroundLaunch(ordinary_queue, ordinary, local, local).join();
    got = obey.wait_seen(obey.command(WATCH), live);
    for (cl_uint g : live) {
       EXPECT_EQ(got[QUERY + g], 2u)
@@ -293,10 +294,13 @@ void capped(cl_context context, cl_device_id device, cl_program program, cl_uint
    Obey obey(context, device, program, units);
    obey.wait_seen(obey.command(WATCH), range(0, units));
    // Work-group 1 acknowledges RETURN just before it returns; the demand
-   // comes well after (otherwise a request for 3, withdrawn to 2 at the
-   // return, would be right).
+   // must come after the scheduler saw the return (otherwise a request for
+   // 3, withdrawn to 2 at the return, would be right). No work-group offers
+   // a kill, so one ordinary work-group can only run on the unit that the
+   // return frees: once it completed, the return was seen. (A request it
+   // made before that stands, and stays below the limit checked here.)
    obey.wait_seen(obey.command(RETURN, 1), {1});
-   std::this_thread::sleep_for(std::chrono::milliseconds(200));
+   cl_host::BackgroundLaunch(ordinary_queue, ordinary, local, local).join();
    std::vector<cl_uint> live = {0};
    for (cl_uint g = 2; g < units; ++g)
       live.push_back(g);
@@ -304,9 +308,12 @@ void capped(cl_context context, cl_device_id device, cl_program program, cl_uint
    std::vector<cl_uint> got;
    {
       cl_host::BackgroundLaunch demand(ordinary_queue, ordinary, groups * local, local);
-      got = obey.wait_until([&](const std::vector<cl_uint> &s) { return s[QUERY + 0] > 0; });
-      got = obey.wait_seen(obey.command(WATCH), live);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      // Every live work-group queries once the demand's requests are posted
+      // (MAX_QUERY below tells if more were ever asked for).
+      got = obey.wait_until([&](const std::vector<cl_uint> &s) {
+         return std::all_of(live.begin(), live.end(),
+                            [&](cl_uint g) { return s[QUERY + g] == units - 2; });
+      });
       got = obey.wait_seen(obey.command(WATCH), live);
       for (cl_uint g : live)
          EXPECT_EQ(got[QUERY + g], units - 2)
@@ -316,8 +323,10 @@ void capped(cl_context context, cl_device_id device, cl_program program, cl_uint
          << "never more kills requested than the work-groups above the returned one";
       obey.wait_seen(obey.command(RETURN, 2), {2});
       live.erase(live.begin() + 1);
-      got = obey.wait_seen(obey.command(WATCH), live);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      got = obey.wait_until([&](const std::vector<cl_uint> &s) {
+         return std::all_of(live.begin(), live.end(),
+                            [&](cl_uint g) { return s[QUERY + g] == units - 3; });
+      });
       got = obey.wait_seen(obey.command(WATCH), live);
       for (cl_uint g : live)
          EXPECT_EQ(got[QUERY + g], units - 3)
