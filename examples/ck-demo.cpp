@@ -210,7 +210,10 @@ int main(int argc, char **argv)
                   options.n, options.steps, groups, options.local_size, units);
 
       cl_host::Context context = cl_host::create_context(device);
-      cl_host::Queue queue = cl_host::create_queue(context, device);
+      // Profiling: a cooperative launch's START and END stamps are its run
+      // on the compute units (first work-group to completion), without the
+      // compile that its enqueue may include.
+      cl_host::Queue queue = cl_host::create_queue(context, device, /*profiling=*/true);
       cl_host::Program program = cl_host::build_or_throw(
          context, device,
          cl_host::read_file(options.include + "/cooperative_kernels.cl.h") +
@@ -228,8 +231,8 @@ int main(int argc, char **argv)
       const size_t global = groups * options.local_size;
 
       // llvmpipe compiles a kernel at its first launch: a launch of no steps
-      // (it touches no cell) compiles it, timed apart, so that the figures
-      // below are run times on any machine, shader cache or not.
+      // (it touches no cell) compiles it, timed apart. (rusticl compiles at
+      // every launch, from the shader cache once it holds the kernel.)
       cl_host::set_arg(kernel, 3, 0);
       const auto first_launch = Clock::now();
       cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
@@ -241,24 +244,23 @@ int main(int argc, char **argv)
       cl_host::set_arg(kernel, 3, options.steps);
 
       std::vector<double> frames;
-      double kernel_ms = 0;
+      cl_event raw = nullptr;
+      double host_ms = 0;
       cl_host::Watchdog watchdog("the cooperative relax kernel",
                                  std::chrono::seconds(options.timeout_s));
       if (options.single_thread && options.frame_period_ms > 0) {
          // Frames from this thread until the kernel's event completes.
          FrameLoad load(device, options, units);
          const auto start = Clock::now();
-         cl_event raw = nullptr;
          cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
                                                &options.local_size, 0, nullptr, &raw),
                         "clEnqueueNDRangeKernel(relax)");
-         cl_host::Event done(raw);
          cl_host::check(clFlush(queue), "clFlush(relax)");
          frames = run_frames(load, options, [&] {
-            return cl_host::event_status(done) <= CL_COMPLETE;
+            return cl_host::event_status(raw) <= CL_COMPLETE;
          });
          cl_host::check(clWaitForEvents(1, &raw), "clWaitForEvents(relax)");
-         kernel_ms = milliseconds_since(start);
+         host_ms = milliseconds_since(start);
       } else {
          std::atomic<bool> stop{false};
          std::string frame_error;
@@ -285,10 +287,10 @@ int main(int argc, char **argv)
 
          const auto start = Clock::now();
          cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global,
-                                               &options.local_size, 0, nullptr, nullptr),
+                                               &options.local_size, 0, nullptr, &raw),
                         "clEnqueueNDRangeKernel(relax)");
          cl_host::check(clFinish(queue), "clFinish(relax)");
-         kernel_ms = milliseconds_since(start);
+         host_ms = milliseconds_since(start);
          stop = true;
          if (frame_thread.joinable())
             frame_thread.join();
@@ -296,8 +298,13 @@ int main(int argc, char **argv)
             throw std::runtime_error(frame_error);
       }
 
-      std::printf("cooperative kernel: %.1f ms (%.1f us per resizing barrier step)\n", kernel_ms,
-                  1000.0 * kernel_ms / options.steps);
+      const cl_host::Event done(raw);
+      const double kernel_ms =
+         1e-6 * double(cl_host::profiling_ulong(raw, CL_PROFILING_COMMAND_END) -
+                       cl_host::profiling_ulong(raw, CL_PROFILING_COMMAND_START));
+      std::printf("cooperative kernel: %.1f ms (%.1f us per resizing barrier step); "
+                  "%.1f ms from enqueue to completion on the host\n",
+                  kernel_ms, 1000.0 * kernel_ms / options.steps, host_ms);
       if (!frames.empty())
          std::printf("frames: %zu matmul %dx%d every %d ms; latency median %.2f ms, "
                      "p99 %.2f ms, max %.2f ms\n",
