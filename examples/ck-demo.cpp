@@ -11,6 +11,8 @@
 // it can and lends units to every frame. The result is checked against a
 // sequential reference, and the frame latencies printed.
 // With CK_TRACE set, the scheduler writes its occupancy trace at exit.
+// covers: 10.1-global-size 10.2-resize-copies-wg0 10.6-barrier 10.6-resize
+// covers: 10.6-survivors-intact 13-header-noop
 #include "cl_host.hpp"
 #include "graphics.hpp"
 #include "statistics.hpp"

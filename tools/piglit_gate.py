@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# covers: 15-branch-skip
 """Record piglit results as an expectation file, or compare a run against one.
 
 The expectation file has one 'status test-name' line per test, sorted, after

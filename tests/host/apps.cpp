@@ -11,6 +11,9 @@
 // name:input; `--graph PATH` (repeatable) runs the graph applications on
 // graph files instead of the generated graphs. Each application on its
 // input is a test of its own (Apps.NAME_on_INPUT).
+// covers: 10.1-global-size 10.2-resize-copies-wg0 10.3-no-effect 10.4-workitem-functions
+// covers: 10.5-no-early-leave 10.6-barrier 10.6-resize 10.6-survivors-intact 13-define-away
+// covers: 13-header-noop 15-random
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "app.hpp"
 #include "cl_host.hpp"

@@ -6,6 +6,7 @@
 // END are its real run; a launch, a map or a copy enqueued right after it
 // on its queue runs after it; and releasing the kernel, its program, its
 // buffer, its queue and its context while it runs is safe.
+// covers: 8-prof-min-active 10.1-fairness 10.5-no-early-leave 15-async 15-spin-hint
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "watchdog.hpp"

@@ -22,6 +22,8 @@
 //
 // piglit's cl-program-tester checks that a build fails; this checks why.
 // The exit status is 0 once the report is printed: FileCheck judges it.
+// covers: 6-cooperative-def 8-kcoop-value 8-maxactive-value 10.2-root-scope
+// covers: 10.4-undefined-warning 10.8-fail-log 15-source-lines
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 

@@ -1,5 +1,6 @@
 // CL_DEVICE_MAX_COMPUTE_UNITS must tell the truth: on llvmpipe, the number
 // of compute threads (LP_NUM_THREADS when set), not a constant.
+// covers: 8-maxactive-value
 #include "cl_host.hpp"
 
 #include <gtest/gtest.h>

@@ -6,6 +6,10 @@
 //
 // Spec sections are named as in docs/spec-coverage.md: 8 New API Enums,
 // 10.1 Active work-groups, 11 Interactions with other features, 12 Errors.
+// covers: 1-ext-string 4-ext-version 6-ndrange 8-host-header 8-kquery-sizes-errors
+// covers: 8-maxactive-all-start 8-maxactive-value 10.1-global-offset 10.1-m-bounds
+// covers: 10.1-null-local 10.4-workitem-functions 11-enqueue-task 12-gws-null-zero
+// covers: 12-non-uniform 12-oor-limit 12-work-dim 15-hidden-arg
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS // clEnqueueTask (section 11)
 #include "cl_host.hpp"
 

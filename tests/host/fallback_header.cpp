@@ -13,6 +13,7 @@
 //     CL_KERNEL_MAX_ACTIVE_WORK_GROUPS_EXT = compute units) and takes no
 //     extra argument; built with -DCK_DEFINE_AWAY it is not cooperative
 //     (CL_FALSE, 0) and takes the sync argument.
+// covers: 13-define-away 13-not-cooperative 13-query-kill-count
 #include "cl_host.hpp"
 #include "host_test.hpp"
 

@@ -16,6 +16,8 @@
 //
 // It tests the default policy (the only one that gathers), so meson runs it
 // under that policy alone, with 4 compute units.
+// covers: 8-prof-gather-times 10.1-returned-blocks-kills 10.7-eventually-killed 10.7-promise
+// covers: 10.7-unit-reoffered 10.7-withdrawn-at-returned
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "host_test.hpp"

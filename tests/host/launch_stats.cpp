@@ -9,6 +9,10 @@
 // counts itself, the order of the gather times and the cap on the recorded
 // fork times are checked against the spec's section 8 (New API Enums) and
 // 12 (Errors), numbered as in docs/spec-coverage.md.
+// covers: 8-maxactive-all-start 8-prof-availability 8-prof-fork-times 8-prof-forks
+// covers: 8-prof-gather-times 8-prof-kills 8-prof-max-active 8-prof-min-active
+// covers: 8-prof-ordinary-zero 8-prof-size-errors 11-barrier 12-stuck-no-profiling
+// covers: 13-header-noop 15-stats
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "host_test.hpp"

@@ -9,6 +9,7 @@
 // forked work-group prints a line naming its id and its forker. Under the
 // default and random policies the freed units are offered, so work-groups
 // must fork; under never and cap:1 none may.
+// covers: 11-printf
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "host_test.hpp"

@@ -8,6 +8,10 @@
 // returns at once; the others watch M and query_kill_count() (under the
 // random policy the scheduler asks for every kill it can); then work-group 0
 // forks onto the freed unit.
+// covers: 8-maxactive-all-start 8-prof-max-active 10.1-fairness 10.1-n-def
+// covers: 10.1-returned-blocks-kills 10.1-returned-stays-active 10.1-returned-unit-forked
+// covers: 10.1-size-change-points 10.4-fork-ids 10.4-forker-continues 10.7-value
+// covers: 10.7-withdrawn-at-returned 15-stats
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "resize_probe.hpp"

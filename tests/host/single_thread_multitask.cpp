@@ -11,6 +11,7 @@
 // depends on were submitted, so a command that must wait for the kernel (a
 // read on its queue, a command on another queue that waits for its event)
 // waits in that call; there the test enqueues them after the frames.
+// covers: 10.6-barrier 15-async
 #include "cl_host.hpp"
 #include "watchdog.hpp"
 

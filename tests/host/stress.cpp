@@ -5,6 +5,10 @@
 // Every result is checked exactly, the work stealing counts its own kill and
 // fork events (the relaxation's come from event profiling), and a deadlock
 // ends the test through the watchdog.
+// covers: 8-prof-kills 10.1-fairness 10.1-global-size 10.2-resize-copies-wg0 10.3-never-wg0
+// covers: 10.3-no-effect 10.4-workitem-functions 10.5-no-early-leave 10.6-barrier 10.6-resize
+// covers: 10.6-survivors-intact 10.8-broadcast 11-barrier 13-header-noop 15-random
+// covers: 15-spin-hint
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "host_test.hpp"

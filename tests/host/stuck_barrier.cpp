@@ -6,6 +6,9 @@
 // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_COMPLETE callbacks get
 // the error, stderr names the kernel and the barrier, and the next launch on
 // the same queue runs as usual.
+// covers: 10.1-stuck-detected 10.1-stuck-memory 10.1-stuck-passes-build 10.5-no-early-leave
+// covers: 10.8-broadcast 11-barrier 12-stuck-after 12-stuck-callback 12-stuck-no-profiling
+// covers: 12-stuck-status 12-stuck-stderr 12-stuck-wait 15-stuck-record
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 #include "watchdog.hpp"

@@ -16,6 +16,9 @@
 // struct holding a global pointer), so a copy from another work-item or
 // work-group is caught; the forker and the work-groups that stay keep
 // their own values.
+// covers: 10.2-248-bytes 10.2-allowed-types 10.2-fork-copies-wi0 10.2-resize-copies-wg0
+// covers: 10.3-never-wg0 10.4-forker-continues 10.4-start-state 10.4-workitem-functions
+// covers: 10.6-survivors-intact 15-random 15-transmit-packing
 #include "cl_host.hpp"
 #include "watchdog.hpp"
 

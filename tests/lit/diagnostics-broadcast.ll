@@ -154,6 +154,7 @@
 ; CHECK: in function 'no_barrier': error: 'offer_kill' is reached in control flow that depends on the local id
 ; CHECK: in function 'loop_no_barrier': error: 'offer_kill' is reached in control flow that depends on the local id
 ; CHECK: in function 'broadcast_group_id': error: 'global_barrier' is reached in control flow that depends on the workgroup or thread id, so not all workgroups reach it [kernel-uniform control flow]
+; covers: 10.8-broadcast 10.8-broadcast-barrier 10.8-broadcast-group 10.8-broadcast-one-writer
 
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64-unknown-unknown"

@@ -11,6 +11,7 @@
 ;   if (get_local_id(0) == 0)
 ;     offer_kill();
 ; }
+; covers: 10.3-wg-function 10.8-fail-log 10.8-wgu-offer-kill
 
 ; ModuleID = 'diagnostics-debuginfo.cl'
 source_filename = "diagnostics-debuginfo.cl"

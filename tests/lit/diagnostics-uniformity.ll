@@ -81,6 +81,7 @@
 ;   if (flags[0])
 ;     offer_kill();
 ; }
+; covers: 10.8-broadcast 10.8-dep-bytes 10.8-dep-merge 10.8-dep-partial-store
 
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64-unknown-unknown"

@@ -49,6 +49,9 @@
 ; }
 ;
 ; kernel void recursive(global int *out) { out[0] = recurse(3); }
+; covers: 10.2-248-bytes 10.2-forbidden-pointers 10.2-root-scope 10.3-wg-function
+; covers: 10.4-wg-function 10.8-kcu-global-barrier 10.8-recursion 10.8-unreachable
+; covers: 10.8-wgu-offer-kill 10.8-wgu-request-fork
 
 ; ModuleID = 'diagnostics.cl'
 source_filename = "diagnostics.cl"

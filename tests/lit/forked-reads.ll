@@ -36,6 +36,7 @@
 ;       resizing_global_barrier();
 ;     }
 ;   }
+; covers: 10.4-undefined-warning
 
 ; `lid` (line 6) in out[lid]:
 ; CHECK: forked-reads.cl:11:9: warning: this read of a private variable can run in a work-group that joined at request_fork (line 9), where only the kernel's arguments and `transmit` variables are defined; declare the variable `transmit` or set it again after the call [undefined after fork]

@@ -21,6 +21,7 @@
 ;   global_barrier();
 ;   out[get_global_id(0)] += query_kill_count();
 ; }
+; covers: 10.5-memory-order 10.7-value 11-builtins-wg-barrier
 
 ; ModuleID = 'global-barrier.cl'
 source_filename = "global-barrier.cl"

@@ -15,6 +15,7 @@
 ; kernel void plain(global float *a, int n) {
 ;   a[get_global_id(0)] = n;
 ; }
+; covers: 6-cooperative-def 15-hidden-arg
 
 ; ModuleID = 'hidden-argument.cl'
 source_filename = "hidden-argument.cl"

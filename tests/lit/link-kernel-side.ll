@@ -30,6 +30,7 @@
 ;   global_barrier();
 ;   out[get_global_id(0)] += query_kill_count();
 ; }
+; covers: 15-returned-end 15-spin-hint 15-stuck-record
 
 ; ModuleID = 'global-barrier.cl'
 source_filename = "global-barrier.cl"

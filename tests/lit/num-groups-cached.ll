@@ -20,6 +20,7 @@
 ;   resizing_global_barrier();
 ;   out[get_group_id(0)] = get_num_groups(0);
 ; }
+; covers: 10.1-size-constant 15-m-cached
 
 source_filename = "num-groups-cached.cl"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

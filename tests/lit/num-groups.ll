@@ -20,6 +20,7 @@
 ; kernel void plain_sizes(global ulong *out) {
 ;   out[0] = get_num_groups(0);
 ; }
+; covers: 10.1-global-size 15-m-cached
 
 ; ModuleID = 'num-groups.cl'
 source_filename = "num-groups.cl"

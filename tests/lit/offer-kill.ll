@@ -19,6 +19,7 @@
 ;   offer_kill();
 ;   out[get_global_id(0)] = 1;
 ; }
+; covers: 10.3-leaves-whole 11-builtins-wg-barrier
 
 ; ModuleID = 'offer-kill.cl'
 source_filename = "offer-kill.cl"

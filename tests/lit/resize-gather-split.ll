@@ -41,6 +41,7 @@
 ;   resizing_global_barrier();
 ;   out[get_global_id(0)] += 1;
 ; }
+; covers: 15-resize-master
 
 ; ModuleID = 'resizing-barrier.cl'
 source_filename = "resizing-barrier.cl"

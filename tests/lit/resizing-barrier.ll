@@ -30,6 +30,7 @@
 ;   resizing_global_barrier();
 ;   out[get_global_id(0)] += 1;
 ; }
+; covers: 10.6-join-after 11-builtins-wg-barrier 15-resize-master
 
 ; ModuleID = 'resizing-barrier.cl'
 source_filename = "resizing-barrier.cl"

@@ -39,6 +39,7 @@
 ;   request_fork();
 ;   out[get_global_id(0)] = 2;
 ; }
+; covers: 10.4-start-state 15-reducible
 
 ; ModuleID = 'resume-dispatch.cl'
 source_filename = "resume-dispatch.cl"

@@ -23,6 +23,7 @@
 ;     resizing_global_barrier();
 ;   }
 ; }
+; covers: 10.6-join-after 15-reducible
 
 source_filename = "resume-nested-loops.cl"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

@@ -17,6 +17,7 @@
 ;     return;
 ;   out[get_group_id(0)] = n;
 ; }
+; covers: 15-returned-end
 
 ; CHECK-LABEL: define {{.*}}spir_kernel void @early_return(
 ; CHECK: return:

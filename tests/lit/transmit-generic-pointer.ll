@@ -26,6 +26,7 @@
 ;    request_fork();
 ;    out[get_global_id(0)] = *ps[0] + *ps[1];
 ; }
+; covers: 10.2-forbidden-pointers
 
 ; CHECK-DAG: in function 'generic_pointer': error: 'transmit' variable holds a pointer to private, local or generic memory, which another workgroup cannot use [transmit]
 ; CHECK-DAG: in function 'generic_pointer_array': error: 'transmit' variable holds a pointer to private, local or generic memory, which another workgroup cannot use [transmit]

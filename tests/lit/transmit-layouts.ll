@@ -28,6 +28,7 @@
 ;   request_fork();
 ;   out[get_global_id(0)] = n.in.code + n.bytes[2] + n.v.y + k.d + k.e + u.z;
 ; }
+; covers: 10.2-allowed-types 15-transmit-packing
 
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64-unknown-unknown"

@@ -48,6 +48,7 @@
 ;   request_fork();
 ;   out[get_global_id(0)] = r.tag + r.values[29] + r.end;
 ; }
+; covers: 10.2-248-bytes
 
 source_filename = "transmit-padding.cl"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

@@ -30,6 +30,7 @@
 ;   request_fork();
 ;   out[get_global_id(0)] = p.first + p.second + t.a + t.c + s.code;
 ; }
+; covers: 10.2-allowed-types 15-transmit-packing
 
 ; ModuleID = 'transmit-struct.cl'
 source_filename = "transmit-struct.cl"

@@ -28,6 +28,7 @@
 ;   request_fork();
 ;   p[get_global_id(0)] = a + c + l;
 ; }
+; covers: 10.2-allowed-types 15-transmit-packing
 
 ; ModuleID = 'transmit.cl'
 source_filename = "transmit.cl"

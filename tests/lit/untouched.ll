@@ -12,6 +12,7 @@
 ; kernel void plain(global int *out) {
 ;   out[get_global_id(0)] = get_num_groups(0);
 ; }
+; covers: 6-cooperative-def
 
 ; ModuleID = 'untouched.cl'
 source_filename = "untouched.cl"

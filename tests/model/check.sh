@@ -9,6 +9,7 @@
 #                        each; docs/protocol-model.md has the results)
 #   check.sh --mutants   each mutation of the model must make spin fail
 # Prints one line per run; exits nonzero if any check fails.
+# covers: 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
 set -euo pipefail
 
 model=$(cd "$(dirname "$0")" && pwd)/protocol.pml

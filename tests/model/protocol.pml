@@ -63,6 +63,10 @@
  * request that an active work-group can still meet, and in a resizing
  * barrier every one can.
  */
+/* covers: 10.1-active-ids 10.1-fairness 10.1-leave-only-killed 10.1-m-bounds */
+/* covers: 10.1-size-change-points 10.1-size-constant 10.3-kill-top-only 10.3-never-wg0 */
+/* covers: 10.4-k-range 10.5-no-early-leave 10.6-resize 10.7-eventually-killed 15-m-cached */
+/* covers: 15-resize-master */
 
 #ifndef N
 #define N 3

@@ -2,6 +2,7 @@
 // protocol_check.cpp): a trace that the rules allow passes, and each step
 // that no rule allows is caught, with the reason. The stress and scheduler
 // tests run every launch with the check on.
+// covers: 10.1-returned-stays-active 10.1-stuck-detected 10.3-kill-top-only 15-ck-check
 
 #include "protocol_check.hpp"
 

@@ -1,5 +1,11 @@
 // Unit tests of the workgroup scheduler (ck/scheduler.h) with kernels on
 // host threads that run the kernel side of the protocol (host_work_group.hpp).
+// covers: 8-maxactive-all-start 8-maxactive-value 8-prof-fork-times 8-prof-forks
+// covers: 8-prof-gather-times 8-prof-kills 8-prof-min-active 10.1-active-ids
+// covers: 10.1-returned-blocks-kills 10.1-returned-stays-active 10.1-stuck-detected
+// covers: 10.3-kill-top-only 10.4-fork-ids 10.7-eventually-killed 10.7-promise 10.7-value
+// covers: 10.7-withdrawn-at-returned 12-stuck-stderr 15-ck-env 15-ck-policy 15-random
+// covers: 15-returned-end 15-stuck-record
 
 #include <nlohmann/json.hpp>
 #include "policy.hpp"

@@ -1,6 +1,7 @@
 // Stress tests: blocking kernels on host threads (host_work_group.hpp) under
 // the random policy, alone and next to host threads that keep launching
 // short ordinary kernels.
+// covers: 8-prof-forks 10.1-active-ids 10.5-no-early-leave
 
 #include "test_kernels.hpp"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# covers: 8-token-values
 """The host header's tokens against the specification's tables.
 
 docs/cl_ext_cooperative_kernels.md gives every new token's value in a

@@ -6,6 +6,8 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
+// covers: 10.8-broadcast-barrier 10.8-fail-log 15-source-lines
+
 // Work-item 0 computes the decision under a branch and writes it to local
 // memory, as execute/broadcast-decision.cl does, but no barrier separates
 // the write from the group's read: the others may read before it writes,

@@ -6,6 +6,8 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
+// covers: 10.8-fail-log 10.8-recursion 15-source-lines
+
 // ping and pong call each other; the builtin is in pong only.
 // CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
 // CHECK: build log:

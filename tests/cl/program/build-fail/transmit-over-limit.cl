@@ -6,6 +6,8 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
+// covers: 10.2-248-bytes 10.8-fail-log 15-source-lines
+
 // 4 + 244 = 248 bytes fit; the last byte, on line 23, does not.
 // CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
 // CHECK: build log:

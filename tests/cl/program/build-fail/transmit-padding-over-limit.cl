@@ -6,6 +6,8 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
+// covers: 10.2-248-bytes 10.8-fail-log 15-source-lines
+
 // The spec's example: 1 + 128 = 129 bytes of values, but v is aligned to
 // 128, so the record needs 1 + 127 + 128 = 256 bytes; v, on line 23, does
 // not fit (the reverse order, 129 bytes, does: build/transmit-padding-at-limit.cl).

@@ -6,6 +6,8 @@ require_device_extensions: cl_ext_cooperative_kernels
 expect_build_fail: true
 !*/
 
+// covers: 10.2-248-bytes 10.8-fail-log 15-source-lines
+
 // The fields take 1 + 240 + 1 = 242 bytes; values is aligned to 8 and the
 // structure's size to its alignment, so it takes 1 + 7 + 240 + 1 + 7 = 256
 // bytes and the record, on line 25, does not fit.

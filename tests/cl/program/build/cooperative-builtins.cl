@@ -5,6 +5,8 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 !*/
 
+// covers: 6-cooperative-def 8-kcoop-value 9-declarations 9-macro
+
 // CHECK: compute units: [[UNITS:[0-9]+]]
 // CHECK: build: success
 // CHECK: build log:

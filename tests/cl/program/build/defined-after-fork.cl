@@ -5,6 +5,8 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 !*/
 
+// covers: 6-cooperative-def 8-kcoop-value 10.4-undefined-warning
+
 // Transmitted loop counters, arguments, and values computed again after
 // the fork point: nothing a joining work-group reads is undefined.
 // CHECK: compute units: [[UNITS:[0-9]+]]

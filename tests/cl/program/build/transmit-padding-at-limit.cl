@@ -5,6 +5,8 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 !*/
 
+// covers: 10.2-248-bytes
+
 // Padding counts, and only the padding there is: each record below fits,
 // two of them exactly (one more byte fails: build-fail/transmit-over-limit.cl,
 // build-fail/transmit-padding-over-limit.cl, build-fail/transmit-struct-padding-over-limit.cl).

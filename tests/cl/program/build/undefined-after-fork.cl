@@ -5,6 +5,8 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 !*/
 
+// covers: 6-cooperative-def 8-kcoop-value 10.4-undefined-warning
+
 // A work-group that joins at a fork point has only the kernel's arguments
 // and its transmit variables: `lid` (line 28, read on line 33) and `step`
 // (line 40) are undefined there; `fresh` is set again before it is read

@@ -25,6 +25,8 @@ arg_in:  1 buffer uint[4] repeat 0
 arg_out: 1 buffer uint[4] 0 1 2 2
 !*/
 
+// covers: 6-ndrange 10.8-broadcast
+
 /* The spec's broadcast rule (Rules checked at build time): a value that one
  * work-item writes to local memory and the work-group reads after a barrier
  * does not depend on the local id, whatever that work-item computed,

@@ -26,6 +26,8 @@ arg_out: 4 buffer uint[2] 0 0
 arg_in:  5 buffer uint[1] repeat 0
 !*/
 
+// covers: 6-ndrange 10.1-global-size 10.1-size-change-points 10.7-value
+
 /* The ring shift of global-barrier.cl, resized every round the way FSE'17
  * §4.2 first describes (include/cooperative_kernels.cl.h,
  * CK_RESIZING_WITHOUT_QUERY), with every builtin reached through a helper

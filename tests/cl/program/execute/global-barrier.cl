@@ -37,6 +37,8 @@ arg_in:  2 uint 1001
 arg_in:  3 uint 32
 !*/
 
+// covers: 6-ndrange 10.1-fairness 10.1-global-size 10.5-memory-order 10.5-no-early-leave
+
 /* Each round every element takes its right neighbour's value from the
  * previous round plus one, in the other buffer. Elements of different
  * work-groups depend on each other every round, so without a working

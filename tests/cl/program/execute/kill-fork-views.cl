@@ -16,6 +16,9 @@ arg_out: 1 buffer uint[8] 0 0 0 0 0 0 0 1
 arg_in:  2 uint 300
 !*/
 
+// covers: 6-ndrange 10.1-active-ids 10.1-global-size 10.1-size-change-points
+// covers: 10.4-workitem-functions
+
 /* The active work-groups take turns under a lock in global memory; only the
  * holder calls offer_kill and request_fork, so M changes only within a turn
  * and the kernel knows at every turn which M the spec allows: the M the

@@ -15,6 +15,8 @@ arg_out: 0 buffer uint[3] 0 0 1
 arg_in:  1 uint 200000
 !*/
 
+// covers: 6-ndrange 10.7-eventually-killed
+
 /* Section 10.7: "If query_kill_count() returned W and the last W active
  * work-groups keep calling offer_kill, each is eventually killed (a policy
  * may decline single offers, never all of them)." Every work-group polls

@@ -16,6 +16,8 @@ arg_out: 1 buffer uint[8] 0 0 0 0 0 200 0 0
 arg_in:  2 uint 200
 !*/
 
+// covers: 6-ndrange 10.3-leaves-whole 11-barrier 11-builtins-wg-barrier
+
 /* Section 10.3: "A killed work-group leaves the kernel as a whole, as if
  * every work-item returned from the kernel function at the call." Every
  * work-item counts, in past[its global id], the rounds in which it got past

@@ -16,6 +16,9 @@ arg_out: 1 buffer uint[5] 0 0 0 0 100
 arg_in:  2 uint 100
 !*/
 
+// covers: 6-ndrange 10.1-global-size 10.1-size-change-points 10.1-size-constant
+// covers: 10.2-resize-copies-wg0 10.5-no-early-leave 10.6-barrier 10.6-join-after 10.6-resize
+
 /* Each round, after a resizing barrier reached through two helpers, every
  * active work-group records the M it sees (get_num_groups(0)); after a
  * global barrier work-group 0 checks the records. errors[]:

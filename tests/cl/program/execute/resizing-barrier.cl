@@ -26,6 +26,8 @@ arg_out: 0 buffer uint[64] 344 345 346 347 348 349 350 351 352 353 354 355 \
 arg_in:  2 uint 300
 !*/
 
+// covers: 6-ndrange 10.2-resize-copies-wg0 10.6-barrier 10.6-resize 10.6-survivors-intact
+
 /* The kernel of global-barrier.cl written the cooperative way (FSE'17,
  * Fig. 4): the round and the buffers are transmitted, work is redistributed
  * after every resizing barrier, and the barrier sits in a helper. */
