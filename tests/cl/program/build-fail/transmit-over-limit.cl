@@ -8,7 +8,7 @@ expect_build_fail: true
 
 // covers: 10.2-248-bytes 10.8-fail-log 15-source-lines
 
-// 4 + 244 = 248 bytes fit; the last byte, on line 23, does not.
+// 4 + 244 = 248 bytes fit; the last byte, on line 25, does not.
 // CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
 // CHECK: build log:
 // CHECK-DAG: input.cl:[[@LINE+11]]:

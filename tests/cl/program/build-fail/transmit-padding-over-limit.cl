@@ -9,7 +9,7 @@ expect_build_fail: true
 // covers: 10.2-248-bytes 10.8-fail-log 15-source-lines
 
 // The spec's example: 1 + 128 = 129 bytes of values, but v is aligned to
-// 128, so the record needs 1 + 127 + 128 = 256 bytes; v, on line 23, does
+// 128, so the record needs 1 + 127 + 128 = 256 bytes; v, on line 25, does
 // not fit (the reverse order, 129 bytes, does: build/transmit-padding-at-limit.cl).
 // CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
 // CHECK: build log:

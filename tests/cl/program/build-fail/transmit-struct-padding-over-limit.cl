@@ -10,7 +10,7 @@ expect_build_fail: true
 
 // The fields take 1 + 240 + 1 = 242 bytes; values is aligned to 8 and the
 // structure's size to its alignment, so it takes 1 + 7 + 240 + 1 + 7 = 256
-// bytes and the record, on line 25, does not fit.
+// bytes and the record, on line 27, does not fit.
 // CHECK: build: failure (CL_BUILD_PROGRAM_FAILURE)
 // CHECK: build log:
 // CHECK-DAG: input.cl:[[@LINE+11]]:

@@ -8,9 +8,9 @@ require_device_extensions: cl_ext_cooperative_kernels
 // covers: 6-cooperative-def 8-kcoop-value 10.4-undefined-warning
 
 // A work-group that joins at a fork point has only the kernel's arguments
-// and its transmit variables: `lid` (line 28, read on line 33) and `step`
-// (line 40) are undefined there; `fresh` is set again before it is read
-// (line 34). The build succeeds and the log warns at each undefined read.
+// and its transmit variables: `lid` (line 30, read on line 35) and `step`
+// (line 42) are undefined there; `fresh` is set again before it is read
+// (line 36). The build succeeds and the log warns at each undefined read.
 // CHECK: compute units: [[UNITS:[0-9]+]]
 // CHECK: build: success
 // CHECK: build log:
