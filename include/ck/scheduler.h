@@ -70,11 +70,14 @@ struct ck_scheduler_options {
    const char *cap_file;   /* as CK_CAP_FILE; NULL: none */
    int print_stats;        /* as CK_STATS=1 */
    int check_protocol;     /* as CK_CHECK=1 */
+   unsigned fail_launches; /* as CK_FAIL_LAUNCHES: that many cooperative
+                              launches, the first ones, fail as if no memory
+                              were left (tests a driver's error path) */
 };
 
-/* A scheduler configured from CK_POLICY, CK_TRACE, CK_CAP_FILE, CK_STATS and
- * CK_CHECK; an invalid
- * CK_POLICY is reported on stderr and replaced by the default policy. */
+/* A scheduler configured from CK_POLICY, CK_TRACE, CK_CAP_FILE, CK_STATS,
+ * CK_CHECK and CK_FAIL_LAUNCHES; an invalid CK_POLICY is reported on stderr
+ * and replaced by the default policy. */
 struct ck_scheduler *ck_scheduler_create(unsigned units);
 /* NULL if options->policy is not a valid policy or units is 0. */
 struct ck_scheduler *ck_scheduler_create_with_options(const struct ck_scheduler_options *options);
@@ -102,7 +105,8 @@ struct ck_launch *ck_scheduler_launch(struct ck_scheduler *scheduler, ck_run_fn 
  * launch completes: when every started work-group has returned and every
  * published fork has started. kernel_name (may be NULL; copied) names the
  * kernel in messages: a launch that ends early at a barrier that can never
- * complete (ck_launch_stats.stuck_barrier) is reported on stderr. */
+ * complete (ck_launch_stats.stuck_barrier) is reported on stderr. Returns
+ * NULL, and starts nothing, when max_groups is 0 or no memory is left. */
 struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler, ck_run_fn run,
                                                   void *data, uint32_t *context,
                                                   uint32_t max_groups, const char *kernel_name);

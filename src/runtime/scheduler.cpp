@@ -88,6 +88,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -175,7 +176,8 @@ struct ck_launch {
 struct ck_scheduler {
 public:
    ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
-                std::string cap_file, bool print_stats, bool check_protocol);
+                std::string cap_file, bool print_stats, bool check_protocol,
+                unsigned fail_launches);
    ~ck_scheduler();
 
    unsigned units() const { return unsigned(units_.size()); }
@@ -242,6 +244,7 @@ private:
    const std::string trace_path_, cap_file_;
    const bool print_stats_, check_protocol_;
    const Clock::time_point origin_ = Clock::now();
+   std::atomic<unsigned> launches_to_fail_;
 
    std::mutex mutex_;
    std::condition_variable launch_done_, housekeeper_wake_;
@@ -260,9 +263,11 @@ private:
 };
 
 ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
-                           std::string cap_file, bool print_stats, bool check_protocol)
+                           std::string cap_file, bool print_stats, bool check_protocol,
+                           unsigned fail_launches)
    : policy_(policy), trace_path_(std::move(trace_path)), cap_file_(std::move(cap_file)),
      print_stats_(print_stats), check_protocol_(check_protocol),
+     launches_to_fail_(fail_launches),
      unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units)
 {
    if (!trace_path_.empty())
@@ -349,20 +354,35 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
 ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
                                             uint32_t max_groups, const char *kernel_name)
 {
-   auto *kernel = new ck_launch{};
+   if (max_groups == 0)
+      return nullptr;
+   for (unsigned left = launches_to_fail_.load(); left != 0;) {
+      if (launches_to_fail_.compare_exchange_weak(left, left - 1))
+         return nullptr;
+   }
+   std::unique_ptr<ck_launch> kernel;
+   try {
+      kernel = std::make_unique<ck_launch>();
+      kernel->kernel_name = kernel_name ? kernel_name : "";
+   } catch (const std::bad_alloc &) {
+      return nullptr;
+   }
    kernel->scheduler = this;
    kernel->cooperative = true;
    kernel->run = run;
    kernel->data = data;
    kernel->context = context;
-   kernel->max_groups = std::max(max_groups, 1u);
-   kernel->kernel_name = kernel_name ? kernel_name : "";
+   kernel->max_groups = max_groups;
    Lock lock(mutex_);
    kernel->id = next_launch_id_++;
    kernel->submitted = Clock::now();
-   cooperative_queue_.push_back(kernel);
+   try {
+      cooperative_queue_.push_back(kernel.get());
+   } catch (const std::bad_alloc &) {
+      return nullptr;
+   }
    dispatch();
-   return kernel;
+   return kernel.release();
 }
 
 bool ck_scheduler::wait(ck_launch *launch, std::optional<Clock::duration> timeout,
@@ -979,10 +999,11 @@ void ck_scheduler::apply_file_cap(unsigned cap)
 namespace {
 
 ck_scheduler *create(unsigned units, const ck::Policy &policy, const char *trace_path,
-                     const char *cap_file, bool print_stats, bool check_protocol)
+                     const char *cap_file, bool print_stats, bool check_protocol,
+                     unsigned fail_launches)
 {
    return new ck_scheduler(units, policy, trace_path ? trace_path : "",
-                           cap_file ? cap_file : "", print_stats, check_protocol);
+                           cap_file ? cap_file : "", print_stats, check_protocol, fail_launches);
 }
 
 } // namespace
@@ -1002,8 +1023,10 @@ ck_scheduler *ck_scheduler_create(unsigned units)
       const char *value = std::getenv(name);
       return value && std::string(value) == "1";
    };
+   const char *fail_launches = std::getenv("CK_FAIL_LAUNCHES");
    return create(std::max(units, 1u), policy, std::getenv("CK_TRACE"), std::getenv("CK_CAP_FILE"),
-                 enabled("CK_STATS"), enabled("CK_CHECK"));
+                 enabled("CK_STATS"), enabled("CK_CHECK"),
+                 fail_launches ? unsigned(std::strtoul(fail_launches, nullptr, 10)) : 0);
 }
 
 ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *options)
@@ -1012,7 +1035,8 @@ ck_scheduler *ck_scheduler_create_with_options(const ck_scheduler_options *optio
    if (!policy || options->units == 0)
       return nullptr;
    return create(options->units, *policy, options->trace_path, options->cap_file,
-                 options->print_stats != 0, options->check_protocol != 0);
+                 options->print_stats != 0, options->check_protocol != 0,
+                 options->fail_launches);
 }
 
 void ck_scheduler_destroy(ck_scheduler *scheduler)

@@ -252,7 +252,7 @@ using SchedulerPtr = std::unique_ptr<ck_scheduler, SchedulerDeleter>;
 inline SchedulerPtr make_scheduler(unsigned units, const char *policy,
                                    const char *trace_path = nullptr)
 {
-   const ck_scheduler_options options{units, policy, trace_path, nullptr, 0, 1};
+   const ck_scheduler_options options{units, policy, trace_path, nullptr, 0, 1, 0};
    return SchedulerPtr(ck_scheduler_create_with_options(&options));
 }
 

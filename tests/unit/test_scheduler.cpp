@@ -5,7 +5,7 @@
 // covers: 10.1-returned-blocks-kills 10.1-returned-stays-active 10.1-stuck-detected
 // covers: 10.3-kill-top-only 10.4-fork-ids 10.7-eventually-killed 10.7-promise 10.7-value
 // covers: 10.7-withdrawn-at-returned 12-stuck-stderr 15-ck-env 15-ck-policy 15-random
-// covers: 15-returned-end 15-stuck-record
+// covers: 12-driver-grid 15-returned-end 15-stuck-record
 
 #include <nlohmann/json.hpp>
 #include "policy.hpp"
@@ -330,7 +330,7 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
 
 TEST(Cooperative, PrintsStatisticsOnRequest)
 {
-   const ck_scheduler_options options{2, "default", nullptr, nullptr, 1};
+   const ck_scheduler_options options{2, "default", nullptr, nullptr, 1, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    Spinner kernel(2);
    testing::internal::CaptureStderr();
@@ -417,7 +417,7 @@ TEST(Cooperative, ReportsABarrierThatCanNeverComplete)
 {
    // StuckAtABarrier writes the context by hand, outside the protocol: no
    // protocol log to check.
-   const ck_scheduler_options options{2, "never", nullptr, nullptr, 0, 0};
+   const ck_scheduler_options options{2, "never", nullptr, nullptr, 0, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    StuckAtABarrier kernel;
    testing::internal::CaptureStderr();
@@ -438,6 +438,31 @@ TEST(Cooperative, ReportsABarrierThatCanNeverComplete)
       scheduler.get(), run_kernel<ActiveRecorder>, &normal, normal.context.data(), 2, "scan"));
    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
    EXPECT_EQ(fine.stuck_barrier, 0u);
+}
+
+// A launch the scheduler cannot start is refused, not corrected: no
+// work-group at all, or no memory (CK_FAIL_LAUNCHES makes the first ones
+// fail so), and the next launch runs as usual.
+TEST(Cooperative, RefusesALaunchItCannotStart)
+{
+   const ck_scheduler_options options{2, "default", nullptr, nullptr, 0, 0, 1};
+   SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
+   ActiveRecorder empty(1);
+   EXPECT_EQ(ck_scheduler_launch_cooperative(scheduler.get(), run_kernel<ActiveRecorder>, &empty,
+                                             empty.context.data(), 0, "empty"),
+             nullptr)
+      << "a launch of 0 work-groups starts nothing";
+   ActiveRecorder failed(2);
+   EXPECT_EQ(ck_scheduler_launch_cooperative(scheduler.get(), run_kernel<ActiveRecorder>, &failed,
+                                             failed.context.data(), 2, "failed"),
+             nullptr)
+      << "the launch that CK_FAIL_LAUNCHES fails";
+   ActiveRecorder next(2);
+   const ck_launch_stats stats = wait_or_die(ck_scheduler_launch_cooperative(
+      scheduler.get(), run_kernel<ActiveRecorder>, &next, next.context.data(), 2, "next"));
+   EXPECT_EQ(stats.max_active, 2u);
+   EXPECT_EQ(empty.context.word(CK_ACTIVE_GROUPS).load(), 0u) << "the refused launch ran";
+   EXPECT_EQ(failed.context.word(CK_ACTIVE_GROUPS).load(), 0u) << "the failed launch ran";
 }
 
 TEST(Cooperative, CompletesOnlyAfterPublishedForksRan)
@@ -509,7 +534,7 @@ TEST(Cooperative, CapFileSetsTheCap)
    ASSERT_GE(fd, 0);
    close(fd);
    std::ofstream(path) << "1\n";
-   const ck_scheduler_options options{4, "default", nullptr, path, 0};
+   const ck_scheduler_options options{4, "default", nullptr, path, 0, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    ASSERT_TRUE(eventually([&] {
       ActiveRecorder probe(4);
@@ -556,7 +581,7 @@ TEST(Cooperative, MaxActiveGroupsFollowTheCap)
    ASSERT_GE(fd, 0);
    close(fd);
    std::ofstream(path) << "1\n";
-   const ck_scheduler_options options{4, "default", nullptr, path, 0, 1};
+   const ck_scheduler_options options{4, "default", nullptr, path, 0, 1, 0};
    SchedulerPtr file_capped(ck_scheduler_create_with_options(&options));
    expect_all_start_active(file_capped.get(), 1, "CK_CAP_FILE 1");
    std::ofstream(path) << "3\n";
