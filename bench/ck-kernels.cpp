@@ -513,8 +513,8 @@ bool measure(const Cl &cl, const Entry &entry, int runs)
          double seconds = std::chrono::duration<double>(Clock::now() - start).count();
          std::string wrong = c->verify();
          if (!wrong.empty()) {
-            std::printf("wrong,%s,%s in %s\n", entry.name, wrong.c_str(),
-                        run < 0 ? "the warm-up run" : ("run " + std::to_string(run + 1)).c_str());
+            std::printf("wrong,%s,%s (%s)\n", entry.name, wrong.c_str(),
+                        run < 0 ? "warm-up run" : ("run " + std::to_string(run + 1)).c_str());
             return false;
          }
          if (run >= 0)
