@@ -123,7 +123,8 @@ pocl
                     them: see runtime); 'all' for all 12 inputs
   --scale test|bench  the applications' inputs (default bench)
   --out DIR         default $CK_BUILD/bench-pocl
-  About 5 minutes on 2 CPUs with the defaults, without --apps.
+  About 3 minutes on 2 CPUs with the defaults; --apps all adds about 8
+  (bench scale).
 
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (bench/ck-eval.cpp) on the FSE'17
