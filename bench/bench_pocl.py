@@ -10,7 +10,9 @@ then times --runs runs on the host clock, every run checked against a
 sequential host reference. Prints per kernel the median milliseconds over
 all runs of each platform (with the spread), then the ratios of the medians
 (patched/PoCL, unpatched/PoCL, patched/unpatched, per frontend) with their
-geometric mean and worst case. A kernel whose result is wrong on a platform
+geometric mean and worst case, and the same ratios of the runs' CPU time
+(user + system of all the process's threads), which other processes' load
+moves less. A kernel whose result is wrong on a platform
 (or whose process fails) is named, not timed there, and fails the command.
 """
 import argparse
@@ -47,8 +49,8 @@ def environment(platform, args):
 
 
 def parse_output(text):
-    """(device, {kernel: [seconds]}, {kernel: what was wrong}) of ck-kernels'
-    output."""
+    """(device, {kernel: [(seconds, CPU seconds)]}, {kernel: what was wrong})
+    of ck-kernels' output."""
     device, times, wrong = None, {}, {}
     for line in text.splitlines():
         kind, _, rest = line.partition(",")
@@ -56,7 +58,8 @@ def parse_output(text):
         if kind == "device":
             device = f"{name}: {value}"
         elif kind == "time":
-            times.setdefault(name, []).append(float(value))
+            wall, cpu = value.split(",")
+            times.setdefault(name, []).append((float(wall), float(cpu)))
         elif kind == "wrong":
             wrong[name] = value
     return device, times, wrong
@@ -71,6 +74,12 @@ def round_robin(platforms, repeat):
 def geomean(values):
     values = [v for v in values if v is not None]
     return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def medians(samples, index):
+    """{platform: {kernel: median of the samples' index-th figure}}."""
+    return {p: {k: statistics.median(t[index] for t in runs) for k, runs in kernels.items()}
+            for p, kernels in samples.items()}
 
 
 def ratio_table(medians, kernels, ratios=RATIOS):
@@ -93,8 +102,9 @@ def ratio_title(a, b):
     return f"{TITLES[a].split()[0]} {SHORT[a.split('-')[1]]}/{SHORT[b.split('-')[-1]]}"
 
 
-def describe(times):
-    ms = [t * 1000 for t in times]
+def describe(samples):
+    """Median (min-max) milliseconds of the samples' wall times."""
+    ms = [wall * 1000 for wall, _ in samples]
     return f"{statistics.median(ms):.1f} ({min(ms):.1f}-{max(ms):.1f})"
 
 
@@ -111,8 +121,18 @@ def print_table(header, rows):
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
 
 
+def print_ratios(ratios, kernels):
+    header = ["kernel"] + [ratio_title(a, b) for a, b in ratios]
+    rows = [[k] + [number(column[k]) for column in ratios.values()] for k in kernels]
+    rows.append(["geometric mean"] + [number(geomean(c.values())) for c in ratios.values()])
+    rows.append(["worst"] + [f"{w[0]:.2f} ({w[1]})" if w else "-"
+                             for w in map(worst, ratios.values())])
+    print_table(header, rows)
+
+
 def run_one(args, platform, kernel):
-    """(device, seconds, what was wrong or None) of one process."""
+    """(device, [(seconds, CPU seconds)], what was wrong or None) of one
+    process."""
     command = [args.binary, "--dir", args.dir, "--runs", str(args.runs), "--only", kernel]
     try:
         result = subprocess.run(command, env=environment(platform, args), stdout=subprocess.PIPE,
@@ -189,22 +209,15 @@ def main():
                 [[k] + [describe(samples[p][k]) if k in samples[p] else "wrong"
                         for p in platforms] for k in kernels])
 
-    medians = {p: {k: statistics.median(t) for k, t in samples[p].items()} for p in platforms}
-    ratios = ratio_table(medians, kernels,
-                         [(a, b) for a, b in RATIOS if a in platforms and b in platforms])
-    if ratios:
+    pairs = [(a, b) for a, b in RATIOS if a in platforms and b in platforms]
+    if pairs:
         print("\nratios of the medians (p: patched Mesa, u: unpatched Mesa; above 1: the "
               "first is slower)\n")
-        header = ["kernel"] + [ratio_title(a, b) for a, b in ratios]
-        rows = [[k] + [number(column[k]) for column in ratios.values()] for k in kernels]
-        rows.append(["geometric mean"] + [number(geomean(c.values())) for c in ratios.values()])
-        rows.append(["worst"] + [number(w[0]) if w else "-"
-                                 for w in map(worst, ratios.values())])
-        print_table(header, rows)
-        for (a, b), column in ratios.items():
-            w = worst(column)
-            if w:
-                print(f"worst {ratio_title(a, b)}: {w[0]:.2f} ({w[1]})")
+        print_ratios(ratio_table(medians(samples, 0), kernels, pairs), kernels)
+        # What the run cost the process's threads, less sensitive to other
+        # processes' load than the wall time.
+        print("\nthe same of the CPU time (user + system, all threads) of the timed runs\n")
+        print_ratios(ratio_table(medians(samples, 1), kernels, pairs), kernels)
 
     runs = sum(len(t) for p in platforms for t in samples[p].values())
     if wrong:

@@ -10,10 +10,12 @@
 // enqueue to clFinish; its inputs are restored before, untimed. Every run,
 // the warm-up included, is checked. Prints, one line each:
 //    device,PLATFORM,DEVICE
-//    time,KERNEL,SECONDS
+//    time,KERNEL,SECONDS,CPU_SECONDS   (CPU: user + system, all threads)
 //    wrong,KERNEL,WHAT        (a wrong result or an OpenCL error; no more runs)
 // and exits 1 if any kernel printed 'wrong'.
 #include "cl_host.hpp"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -499,6 +501,15 @@ const std::vector<Entry> &entries()
 
 using Clock = std::chrono::steady_clock;
 
+// User and system time of all the process's threads.
+double cpu_seconds()
+{
+   rusage usage;
+   getrusage(RUSAGE_SELF, &usage);
+   return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+          double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 // Warm-up and runs of one kernel; false after a wrong result or an error.
 bool measure(const Cl &cl, const Entry &entry, int runs)
 {
@@ -508,9 +519,11 @@ bool measure(const Cl &cl, const Entry &entry, int runs)
          c->reset();
          check(clFinish(cl.queue), "clFinish");
          Clock::time_point start = Clock::now();
+         double cpu_start = cpu_seconds();
          c->run();
          check(clFinish(cl.queue), "clFinish");
          double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+         double cpu = cpu_seconds() - cpu_start;
          std::string wrong = c->verify();
          if (!wrong.empty()) {
             std::printf("wrong,%s,%s (%s)\n", entry.name, wrong.c_str(),
@@ -518,7 +531,7 @@ bool measure(const Cl &cl, const Entry &entry, int runs)
             return false;
          }
          if (run >= 0)
-            std::printf("time,%s,%.6f\n", entry.name, seconds);
+            std::printf("time,%s,%.6f,%.6f\n", entry.name, seconds, cpu);
          std::fflush(stdout);
       }
    } catch (const std::exception &e) {

@@ -22,10 +22,10 @@ class BenchPoclTest(unittest.TestCase):
     def test_parse_output(self):
         device, times, wrong = bench_pocl.parse_output(
             "device,Clover,llvmpipe (LLVM 14.0.6, 256 bits)\n"
-            "time,scan,0.5\ntime,scan,0.25\n"
+            "time,scan,0.5,0.9\ntime,scan,0.25,0.5\n"
             "wrong,bfs,3 of 8 elements wrong, first [2]: got 1, expected 2 (run 1)\n")
         self.assertEqual(device, "Clover: llvmpipe (LLVM 14.0.6, 256 bits)")
-        self.assertEqual(times, {"scan": [0.5, 0.25]})
+        self.assertEqual(times, {"scan": [(0.5, 0.9), (0.25, 0.5)]})
         self.assertEqual(wrong, {"bfs": "3 of 8 elements wrong, first [2]: got 1, expected 2 (run 1)"})
 
     def test_round_robin(self):
@@ -44,6 +44,11 @@ class BenchPoclTest(unittest.TestCase):
         rusticl = bench_pocl.environment("rusticl-patched", Args)
         self.assertEqual((rusticl["OCL_ICD_VENDORS"], rusticl["RUSTICL_ENABLE"]),
                          ("/p/icd-rusticl", "llvmpipe"))
+
+    def test_medians(self):
+        samples = {"pocl": {"a": [(1.0, 3.0), (2.0, 1.0), (9.0, 2.0)]}}
+        self.assertEqual(bench_pocl.medians(samples, 0), {"pocl": {"a": 2.0}})
+        self.assertEqual(bench_pocl.medians(samples, 1), {"pocl": {"a": 2.0}})
 
     def test_ratios(self):
         medians = {"pocl": {"a": 1.0, "b": 2.0, "c": 4.0},
@@ -67,7 +72,8 @@ class BenchPoclTest(unittest.TestCase):
                           "rusticl p/PoCL", "rusticl u/PoCL", "rusticl p/u"])
 
     def test_describe(self):
-        self.assertEqual(bench_pocl.describe([0.002, 0.001, 0.004]), "2.0 (1.0-4.0)")
+        self.assertEqual(bench_pocl.describe([(0.002, 1), (0.001, 1), (0.004, 1)]),
+                         "2.0 (1.0-4.0)")
 
 
 if __name__ == "__main__":

@@ -107,7 +107,9 @@ pocl
   there, and fails the command. Prints each kernel's median milliseconds
   with min-max per platform, then the ratios of the medians (patched/PoCL,
   unpatched/PoCL, patched/unpatched per frontend) with the geometric mean
-  and the worst case (DIR/kernels.txt).
+  and the worst case, and the same ratios of the runs' CPU time (user +
+  system, all threads), which other processes' load moves less
+  (DIR/kernels.txt).
   --repeats N       processes per kernel and platform (default 3)
   --runs N          timed runs per process (default 3)
   --threads N       LP_NUM_THREADS and PoCL's compute units (default: the
