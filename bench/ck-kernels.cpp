@@ -11,7 +11,7 @@
 // the warm-up included, is checked. Prints, one line each:
 //    device,PLATFORM,DEVICE
 //    time,KERNEL,SECONDS,CPU_SECONDS   (CPU: user + system, all threads)
-//    wrong,KERNEL,WHAT        (a wrong result or an OpenCL error; no more runs)
+//    wrong,KERNEL,WHAT                 (a wrong result or an OpenCL error: no more runs)
 // and exits 1 if any kernel printed 'wrong'.
 #include "cl_host.hpp"
 
@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>

@@ -125,8 +125,9 @@ pocl
                     them: see runtime); 'all' for all 12 inputs
   --scale test|bench  the applications' inputs (default bench)
   --out DIR         default $CK_BUILD/bench-pocl
-  About 3 minutes on 2 CPUs with the defaults; --apps all adds about 8
-  (bench scale).
+  A few minutes on 2 CPUs with the defaults (--repeats 5 took 10 minutes
+  while other work loaded the machine); --apps all adds about 8 (bench
+  scale).
 
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (bench/ck-eval.cpp) on the FSE'17
@@ -320,6 +321,7 @@ bench_progress() {
 
 bench_pocl() {
    local threads apps="" scale=bench out=$CK_BUILD/bench-pocl repeats=3 args=() failed=() rc=0
+   local platforms=pocl,clover-patched,rusticl-patched,clover-unpatched,rusticl-unpatched
    threads=$(nproc)
    while [ $# -gt 0 ]; do
       case "$1" in
@@ -327,9 +329,12 @@ bench_pocl() {
             [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "$1 takes one number, got '${2:-}'" ;;&
          --repeats) repeats=$2; shift ;;
          --threads) threads=$2; shift ;;
-         --runs|--kernels|--platforms)
+         --runs|--kernels)
             [ $# -ge 2 ] || die "$1 needs a value"
             args+=("$1" "$2"); shift ;;
+         --platforms)
+            [ $# -ge 2 ] || die "--platforms needs a list"
+            platforms=$2; shift ;;
          --apps)
             [ $# -ge 2 ] || die "--apps needs a list or 'all'"
             apps=$2; shift ;;
@@ -345,8 +350,8 @@ bench_pocl() {
       shift
    done
    build_if_needed
-   ensure_unpatched_build
-   ensure_pocl
+   [[ ",$platforms," == *-unpatched,* ]] && ensure_unpatched_build
+   [[ ",$platforms," == *,pocl,* || -n $apps ]] && ensure_pocl
    mkdir -p "$out"
    note "machine: $(nproc) CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
    step "ordinary kernels on PoCL and on the patched and unpatched Mesa ($threads threads)"
@@ -355,7 +360,8 @@ bench_pocl() {
       --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" \
       --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
       --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" \
-      --repeats "$repeats" --threads "$threads" "${args[@]}" | tee "$out/kernels.txt" || rc=$?
+      --repeats "$repeats" --threads "$threads" --platforms "$platforms" "${args[@]}" |
+      tee "$out/kernels.txt" || rc=$?
    [ "$rc" -eq 0 ] || failed+=("ordinary kernels (exit $rc)")
    CK_STEP=""
    if [ -n "$apps" ]; then
