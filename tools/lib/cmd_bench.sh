@@ -11,6 +11,9 @@ usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
                                [--sample K | --short] [--out DIR] [-- RUNNER ARGS]
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N] [--platform pocl]
                       [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
+       tools/ck bench pocl [--repeats N] [--runs N] [--threads N] [--kernels NAME,...]
+                           [--platforms NAME,...] [--apps NAME,...|all] [--scale test|bench]
+                           [--out DIR]
 
 Builds if needed, then measures. Benchmarks are not tests: nothing here
 passes or fails on a figure (a wrong application result does fail).
@@ -87,6 +90,45 @@ progress
   Each hang costs the timeout; the whole suite takes minutes to tens of
   minutes per configuration on 2 CPUs (docs/progress-models.md).
 
+pocl
+  Run time against PoCL (Debian's pocl-opencl-icd, installed if missing),
+  the CPU OpenCL a user would otherwise pick (issue 30). Well-known ordinary
+  kernels of several shapes (bench/kernels, run by bench/ck-kernels.cpp):
+  naive and 16x16-tiled float matmul, a Jacobi 5-point stencil, a tree
+  reduction in local memory, a Blelloch scan with block sums, scalar CSR
+  SpMV, 256-bin histograms with global and with local atomics, and a
+  level-synchronous BFS (one launch per level); on PoCL, on Clover and
+  rusticl of the patched Mesa and of the unpatched Mesa (built as
+  'piglit-baseline' builds it), whatever --frontend says. Per repeat and
+  kernel, one process per platform, the platforms in round-robin order;
+  each process compiles in an untimed warm-up run, then times --runs runs
+  on the host clock (first enqueue to clFinish). Every run is checked
+  against a sequential host reference: a wrong result is named, not timed
+  there, and fails the command. Prints each kernel's median milliseconds
+  with min-max per platform, then the ratios of the medians (patched/PoCL,
+  unpatched/PoCL, patched/unpatched per frontend) with the geometric mean
+  and the worst case, and the same ratios of the runs' CPU time (user +
+  system, all threads), which other processes' load moves less
+  (DIR/kernels.txt).
+  --repeats N       processes per kernel and platform (default 3)
+  --runs N          timed runs per process (default 3)
+  --threads N       LP_NUM_THREADS and PoCL's compute units (default: the
+                    number of CPUs, $(nproc))
+  --kernels LIST    only these (comma-separated; default all)
+  --platforms LIST  only these of pocl, clover-patched, rusticl-patched,
+                    clover-unpatched, rusticl-unpatched
+  --apps LIST|all   then the FSE'17 applications too, as 'bench table2
+                    --platform pocl' runs them (same --repeats and
+                    --threads, output in DIR): cooperative and persistent
+                    builds on the patched Mesa's --frontend against the
+                    persistent builds on PoCL (the unpatched Mesa cannot run
+                    them: see runtime); 'all' for all 12 inputs
+  --scale test|bench  the applications' inputs (default bench)
+  --out DIR         default $CK_BUILD/bench-pocl
+  A few minutes on 2 CPUs with the defaults (--repeats 5 took 10 minutes
+  while other work loaded the machine); --apps all adds about 8 (bench
+  scale).
+
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (bench/ck-eval.cpp) on the FSE'17
   applications, each printing its table with the paper's figures beside it,
@@ -128,7 +170,7 @@ cmd_bench() {
    done
    set -- "${rest[@]}"
    case "${1:-}" in
-      micro|runtime|compile|progress|table2|fig5|fig6|all) sub=$1; shift ;;
+      micro|runtime|compile|progress|pocl|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
    if [ "$sub" = micro ]; then
       bench_micro "$@"
@@ -138,6 +180,8 @@ cmd_bench() {
       bench_runtime "$@"
    elif [ "$sub" = progress ]; then
       bench_progress "$@"
+   elif [ "$sub" = pocl ]; then
+      bench_pocl "$@"
    else
       bench_eval "$sub" "$@"
    fi
@@ -271,6 +315,62 @@ bench_progress() {
    if [ ${#jsons[@]} -gt 0 ]; then
       /usr/bin/python3 "$CK_ROOT/bench/progress_bench.py" --summary "${jsons[@]}" |
          tee "$out/progress.md"
+   fi
+   [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]}"
+}
+
+bench_pocl() {
+   local threads apps="" scale=bench out=$CK_BUILD/bench-pocl repeats=3 args=() failed=() rc=0
+   local platforms=pocl,clover-patched,rusticl-patched,clover-unpatched,rusticl-unpatched
+   threads=$(nproc)
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --repeats|--runs|--threads)
+            [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "$1 takes one number, got '${2:-}'" ;;&
+         --repeats) repeats=$2; shift ;;
+         --threads) threads=$2; shift ;;
+         --runs|--kernels)
+            [ $# -ge 2 ] || die "$1 needs a value"
+            args+=("$1" "$2"); shift ;;
+         --platforms)
+            [ $# -ge 2 ] || die "--platforms needs a list"
+            platforms=$2; shift ;;
+         --apps)
+            [ $# -ge 2 ] || die "--apps needs a list or 'all'"
+            apps=$2; shift ;;
+         --scale)
+            [ $# -ge 2 ] || die "--scale needs test or bench"
+            scale=$2; shift ;;
+         --out)
+            [ $# -ge 2 ] || die "--out needs a directory"
+            out=$2; shift ;;
+         -h|--help) bench_help; return 0 ;;
+         *) bench_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   build_if_needed
+   [[ ",$platforms," == *-unpatched,* ]] && ensure_unpatched_build
+   [[ ",$platforms," == *,pocl,* || -n $apps ]] && ensure_pocl
+   mkdir -p "$out"
+   note "machine: $(nproc) CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+   step "ordinary kernels on PoCL and on the patched and unpatched Mesa ($threads threads)"
+   /usr/bin/python3 "$CK_ROOT/bench/bench_pocl.py" --binary "$CK_PLUGIN_BUILD/bench/ck-kernels" \
+      --dir "$CK_ROOT/bench/kernels" --pocl-icd "$CK_POCL_ICD" --pocl-cache "$CK_BUILD/pocl-cache" \
+      --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" \
+      --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
+      --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" \
+      --repeats "$repeats" --threads "$threads" --platforms "$platforms" "${args[@]}" |
+      tee "$out/kernels.txt" || rc=$?
+   [ "$rc" -eq 0 ] || failed+=("ordinary kernels (exit $rc)")
+   CK_STEP=""
+   if [ -n "$apps" ]; then
+      local eval_args=(--platform pocl --threads "$threads" --repeats "$repeats" --scale "$scale"
+                       --out "$out")
+      [ "$apps" = all ] || eval_args+=(--apps "$apps")
+      rc=0
+      (bench_eval table2 "${eval_args[@]}") || rc=$?
+      [ "$rc" -eq 0 ] || failed+=("FSE'17 applications (exit $rc)")
    fi
    [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]}"
 }
