@@ -225,7 +225,9 @@ private:
          return "a work-group that is not running and active reached a barrier";
       if (waiting(group))
          return "reached a barrier before passing the previous one";
-      if (arrived_.empty())
+      // The barrier keeps its call after the work-groups that waited there
+      // found it stuck and left.
+      if (arrived_.empty() && !stuck_seen_)
          return "found another barrier call where no work-group waits";
       if (other != open_site_ || site == open_site_)
          return "reported a mismatch of barrier calls " + std::to_string(site) + " and " +

@@ -8,7 +8,7 @@
 // barrier, the record names both calls, and nothing hangs. Plans whose
 // work-groups agree run to the end, through global and resizing barriers
 // at several calls, under the default and random policies.
-// covers: 10.1-mismatch-detected 12-mismatch-stderr 15-mismatch-record
+// covers: 10.1-barrier-call 10.1-mismatch-detected 12-mismatch-stderr 15-mismatch-record
 
 #include "test_kernels.hpp"
 

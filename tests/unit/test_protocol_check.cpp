@@ -159,6 +159,13 @@ TEST(ProtocolCheck, AMismatchLeavesTheBarrierStuck)
                        exit_(1), stuck(0, 0), exit_(0)},
                       {2, 2}, true),
              "");
+   // Those that waited may have found the barrier stuck and left before a
+   // later work-group reaches another call: the barrier keeps its call.
+   EXPECT_EQ(error_of({start(0), start(1), start(2), arrive(0, 0),
+                       mismatch(1, resizing_site, barrier_site), exit_(1), stuck(0, 0), exit_(0),
+                       mismatch(2, resizing_site, barrier_site), exit_(2)},
+                      {3, 3}, true),
+             "");
    // The mismatch must name the call the others wait at, and differ from it.
    EXPECT_NE(error_of({start(0), start(1), arrive(0, 0), mismatch(1, resizing_site, 7)}, {2, 2},
                       true)
