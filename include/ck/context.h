@@ -89,15 +89,16 @@ enum ck_context_word {
                                 work-group that then waits at a barrier
                                 leaves the kernel instead, and the launch
                                 ends with an error */
-   CK_STUCK_LINE = 15,       /* the source line of that barrier call, 0 if
-                                the kernel has no debug information */
+   CK_BARRIER_SITE = 15,     /* the barrier call that the work-groups at the
+                                current global barrier wait at: its tag
+                                (ck_site_tag() below), 0 while none has
+                                arrived, with the generation's parity in
+                                CK_SITE_PARITY (see below); in the
+                                cache line of CK_BARRIER_ARRIVED */
    CK_LOG_ADDRESS_LOW = 16,  /* the protocol log's address, when */
    CK_LOG_ADDRESS_HIGH = 17, /* CK_LOG_STATE is not CK_LOG_OFF */
-   CK_BARRIER_SITE = 18,     /* the barrier call that the work-groups at the
-                                current global barrier wait at: its tag
-                                (CK_SITE_TAG below), 0 while none has
-                                arrived, with the generation's parity in
-                                CK_SITE_PARITY (see below) */
+   CK_STUCK_LINE = 18,       /* the source line of that barrier call, 0 if
+                                the kernel has no debug information */
    CK_MISMATCH_SITE = 19,    /* 0, or the barrier call (as CK_STUCK_BARRIER)
                                 that work-groups waited at while another
                                 reached a different one (CK_STUCK_BARRIER
