@@ -291,35 +291,38 @@ tag_site(CK_GLOBAL ck_word *ctx, ck_word tag)
    return other;
 }
 
+/* arrive()'s result for a work-group that met the tag `other`. */
+#define CK_ARRIVE_MISMATCH 0x80000000u
+
 static ck_word
-arrive_logged(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, CK_PRIVATE ck_word *other)
+arrive_logged(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site)
 {
    log_lock(ctx);
-   *other = tag_site(ctx, ck_site_tag(site));
-   ck_word generation = 0;
-   if (*other == 0) {
-      generation = add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
-      log_append(ctx, CK_EVENT_ARRIVE, group, generation, site);
+   const ck_word other = tag_site(ctx, ck_site_tag(site));
+   ck_word arrived = CK_ARRIVE_MISMATCH | other;
+   if (other == 0) {
+      arrived = add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
+      log_append(ctx, CK_EVENT_ARRIVE, group, arrived, site);
    } else {
-      log_append(ctx, CK_EVENT_MISMATCH, group, site, ck_site_of_tag(*other));
+      log_append(ctx, CK_EVENT_MISMATCH, group, site, ck_site_of_tag(other));
    }
    log_unlock(ctx);
-   return generation;
+   return arrived;
 }
 
 /* Arrives at a global barrier at call `site`: tags the barrier with the
  * call, then counts itself (an atomic add of 1 on CK_BARRIER_ARRIVED);
  * returns the barrier's generation. If the work-groups there wait at
- * another call, sets *other to its tag and does not arrive. */
+ * another call, does not arrive and returns CK_ARRIVE_MISMATCH | its tag
+ * (a generation is below 2^16). */
 static ck_word
-arrive(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word site,
-       CK_PRIVATE ck_word *other)
+arrive(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word site)
 {
    if (logged)
-      return arrive_logged(ctx, group, site, other);
-   *other = tag_site(ctx, ck_site_tag(site));
-   if (*other != 0)
-      return 0;
+      return arrive_logged(ctx, group, site);
+   const ck_word other = tag_site(ctx, ck_site_tag(site));
+   if (other != 0)
+      return CK_ARRIVE_MISMATCH | other;
    return add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
 }
 
@@ -415,24 +418,21 @@ barrier_stuck(CK_GLOBAL ck_word *ctx, ck_word generation)
 
 /* Records the barrier call `site` as the launch's stuck barrier, unless
  * another work-group recorded one first; a work-group at the call that a
- * mismatch names (CK_MISMATCH_SITE) records that call's line. */
+ * mismatch names (CK_MISMATCH_SITE) records that call's line. `arrived` is
+ * arrive()'s result: a work-group that met work-groups waiting at another
+ * call records theirs first, so that each of them that sees the stuck
+ * barrier recorded sees it too. (In the side of the branch that records a
+ * stuck barrier, which llvmpipe runs masked at every barrier: a branch of
+ * its own for the mismatch would be run so too.) */
 static void
-record_stuck(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
+record_stuck(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line, ck_word arrived)
 {
+   if (arrived & CK_ARRIVE_MISMATCH)
+      compare_exchange(ctx, CK_MISMATCH_SITE, 0, ck_site_of_tag(arrived & CK_SITE_TAG_MASK));
    if (compare_exchange(ctx, CK_STUCK_BARRIER, 0, site))
       store(ctx, CK_STUCK_LINE, line);
    else if (load(ctx, CK_MISMATCH_SITE) == site)
       store(ctx, CK_MISMATCH_LINE, line);
-}
-
-/* A work-group at barrier call `site` met work-groups waiting at the call
- * tagged `other`: the call they wait at first, so that each of them that
- * sees the stuck barrier recorded sees it too. */
-static void
-record_mismatch(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line, ck_word other)
-{
-   compare_exchange(ctx, CK_MISMATCH_SITE, 0, ck_site_of_tag(other));
-   record_stuck(ctx, site, line);
 }
 
 /* Polls until the generation changes. Whoever sees all M active
@@ -461,43 +461,45 @@ wait_for_release(CK_GLOBAL ck_word *ctx, int logged, ck_word generation, ck_word
 }
 
 /* Arrive, then wait for the release. A work-group that reached another
- * barrier call than the others leaves at once. */
+ * barrier call than the others leaves at once, as from a stuck barrier. */
 ck_word
 __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line)
 {
    const int logged = logging(ctx);
-   ck_word other = 0;
-   const ck_word generation = arrive(ctx, logged, group, site, &other);
-   if (other != 0) {
-      record_mismatch(ctx, site, line, other);
-      return 1;
-   }
-   const int stuck = wait_for_release(ctx, logged, generation, site);
+   const ck_word arrived = arrive(ctx, logged, group, site);
+   const int mismatched = (arrived & CK_ARRIVE_MISMATCH) != 0;
+   int stuck = 1;
+   if (!mismatched)
+      stuck = wait_for_release(ctx, logged, arrived, site);
    if (stuck)
-      record_stuck(ctx, site, line);
-   if (logged)
-      log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, generation, 0);
+      record_stuck(ctx, site, line, arrived);
+   if (logged && !mismatched)
+      log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, arrived, 0);
    return stuck;
 }
 
 /* A work-group other than 0 waits for the release, then reads the
  * decision. */
 static ck_word
-resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word generation,
+resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word arrived,
                      ck_word site, ck_word line)
 {
-   int stuck = 0;
-   while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
-      if (barrier_stuck(ctx, generation)) {
-         stuck = 1;
-         break;
+   const int mismatched = (arrived & CK_ARRIVE_MISMATCH) != 0;
+   const ck_word generation = arrived;
+   int stuck = mismatched;
+   if (!mismatched) {
+      while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
+         if (barrier_stuck(ctx, generation)) {
+            stuck = 1;
+            break;
+         }
+         __ck_spin_wait();
       }
-      __ck_spin_wait();
    }
-   if (logged)
+   if (logged && !mismatched)
       log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, generation, 0);
    if (stuck) {
-      record_stuck(ctx, site, line);
+      record_stuck(ctx, site, line, arrived);
       return CK_RESIZE_STUCK;
    }
    return load(ctx, CK_RESIZE_DECISION);
@@ -514,23 +516,28 @@ resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word 
  * recorded mismatch) is enough to make the barrier stuck: no one else
  * releases it. */
 static ck_word
-resize_gather_master(CK_GLOBAL ck_word *ctx, int logged, ck_word generation, ck_word site,
+resize_gather_master(CK_GLOBAL ck_word *ctx, int logged, ck_word arrived, ck_word site,
                      ck_word line, CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
-   int stuck = 0;
-   ck_word state = load(ctx, CK_BARRIER_ARRIVED);
-   while (!all_arrived(ctx, state)) {
-      if (launch_stuck(ctx)) {
-         stuck = 1;
-         break;
-      }
-      __ck_spin_wait();
+   const int mismatched = (arrived & CK_ARRIVE_MISMATCH) != 0;
+   const ck_word generation = arrived;
+   int stuck = mismatched;
+   ck_word state = 0;
+   if (!mismatched) {
       state = load(ctx, CK_BARRIER_ARRIVED);
+      while (!all_arrived(ctx, state)) {
+         if (launch_stuck(ctx)) {
+            stuck = 1;
+            break;
+         }
+         __ck_spin_wait();
+         state = load(ctx, CK_BARRIER_ARRIVED);
+      }
    }
    if (stuck) {
-      if (logged)
+      if (logged && !mismatched)
          log_event(ctx, CK_EVENT_STUCK, 0, generation, 0);
-      record_stuck(ctx, site, line);
+      record_stuck(ctx, site, line, arrived);
       return CK_RESIZE_STUCK;
    }
    /* Logged as released now: M cannot change while everyone waits here,
@@ -562,17 +569,12 @@ __ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word 
                    CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
    const int logged = logging(ctx);
-   ck_word other = 0;
-   const ck_word generation = arrive(ctx, logged, group, site, &other);
+   const ck_word arrived = arrive(ctx, logged, group, site);
    *first = 0;
    *forks = 0;
-   if (other != 0) {
-      record_mismatch(ctx, site, line, other);
-      return CK_RESIZE_STUCK;
-   }
    if (group == 0)
-      return resize_gather_master(ctx, logged, generation, site, line, first, forks);
-   return resize_gather_others(ctx, logged, group, generation, site, line);
+      return resize_gather_master(ctx, logged, arrived, site, line, first, forks);
+   return resize_gather_others(ctx, logged, group, arrived, site, line);
 }
 
 /* A doomed work-group that stops un-killed sets F to CK_RESIZE_NONE_DOOMED,

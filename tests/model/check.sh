@@ -126,8 +126,10 @@ for mix in "" -DMIX_RESIZE; do
          if [ "$units" = 3 ] && [ $full -eq 0 ]; then
             if [ $policy = NEVER ]; then
                run safety "${defines[@]}" || failed=1
+               echo "liveness ${defines[*]}: left to check.sh --full"
+            else
+               echo "safety, liveness ${defines[*]}: left to check.sh --full"
             fi
-            echo "liveness ${defines[*]}: left to check.sh --full"
             continue
          fi
          run safety "${defines[@]}" || failed=1
