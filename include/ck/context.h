@@ -84,14 +84,27 @@ enum ck_context_word {
                                 unable to complete (CK_STUCK_SITE): a
                                 work-group returned from the kernel while
                                 others wait there, or wait there after it
-                                returned; every work-group that then waits
-                                at a barrier leaves the kernel instead, and
-                                the launch ends with an error */
-   CK_STUCK_LINE = 15,       /* the source line of that barrier call, 0 if
-                                the kernel has no debug information */
+                                returned, or work-groups reached different
+                                barrier calls (CK_MISMATCH_SITE); every
+                                work-group that then waits at a barrier
+                                leaves the kernel instead, and the launch
+                                ends with an error */
+   CK_BARRIER_SITE = 15,     /* the barrier call that the work-groups at the
+                                current global barrier wait at: its tag
+                                (ck_site_tag() below), 0 while none has
+                                arrived, with the generation's parity in
+                                CK_SITE_PARITY (see below); in the
+                                cache line of CK_BARRIER_ARRIVED */
    CK_LOG_ADDRESS_LOW = 16,  /* the protocol log's address, when */
    CK_LOG_ADDRESS_HIGH = 17, /* CK_LOG_STATE is not CK_LOG_OFF */
-   CK_HEADER_WORDS = 18
+   CK_STUCK_LINE = 18,       /* the source line of that barrier call, 0 if
+                                the kernel has no debug information */
+   CK_MISMATCH_SITE = 19,    /* 0, or the barrier call (as CK_STUCK_BARRIER)
+                                that work-groups waited at while another
+                                reached a different one (CK_STUCK_BARRIER
+                                then names the latter) */
+   CK_MISMATCH_LINE = 20,    /* the source line of that call, 0 if unknown */
+   CK_HEADER_WORDS = 21
 };
 
 /* CK_STUCK_BARRIER's value: the barrier call's 1-based index among the
@@ -101,6 +114,39 @@ enum ck_context_word {
  * then CK_STUCK_LINE. */
 #define CK_STUCK_RESIZING 0x80000000u
 #define CK_STUCK_INDEX_MASK 0x7fffffffu
+
+/* Barrier identity. Each arrival at a global barrier (global_barrier, both
+ * global barriers of resizing_global_barrier) first tags CK_BARRIER_SITE
+ * with its call, before it counts itself in CK_BARRIER_ARRIVED: it loads
+ * the word, passes if the tag is its own, CASes its tag in if there is
+ * none, and otherwise has met a work-group at another barrier call (a
+ * mismatch). A mismatched work-group does not arrive: it records the
+ * mismatch (CK_MISMATCH_SITE, then CK_STUCK_BARRIER and CK_STUCK_LINE) and
+ * leaves the kernel, and the others find the barrier stuck, so the launch
+ * ends as for a stuck barrier and nobody passes. Whoever releases a
+ * barrier of generation g first CASes the word from (its tag, parity of g)
+ * to (no tag, parity of g + 1): a waiter whose release CAS loses, and which
+ * clears late, then fails, rather than erase the tag of the next barrier
+ * (a generation's parity is enough: the next barrier cannot be released
+ * while that waiter has not arrived at it). The tag holds the call's index
+ * modulo 2^30 and CK_SITE_RESIZING for a resizing barrier. */
+#define CK_SITE_PARITY 0x80000000u
+#define CK_SITE_RESIZING 0x40000000u
+#define CK_SITE_INDEX_MASK 0x3fffffffu
+#define CK_SITE_TAG_MASK (CK_SITE_RESIZING | CK_SITE_INDEX_MASK)
+
+/* The tag of barrier call `site` (as CK_STUCK_BARRIER), and back. */
+static inline unsigned int
+ck_site_tag(unsigned int site)
+{
+   return (site & CK_SITE_INDEX_MASK) | (site & CK_STUCK_RESIZING ? CK_SITE_RESIZING : 0u);
+}
+
+static inline unsigned int
+ck_site_of_tag(unsigned int tag)
+{
+   return (tag & CK_SITE_INDEX_MASK) | (tag & CK_SITE_RESIZING ? CK_STUCK_RESIZING : 0u);
+}
 
 #define CK_RESIZE_NONE_DOOMED 0xffffffffu
 
@@ -179,7 +225,11 @@ enum ck_log_event {
    CK_EVENT_RELEASE = 6, /* generation, M as the releaser read it */
    CK_EVENT_PASS = 7,    /* group, generation: it saw the release */
    CK_EVENT_STUCK = 8,   /* group, generation: it found the barrier stuck */
-   CK_EVENT_RETURN = 9   /* group: it returned from the kernel function */
+   CK_EVENT_RETURN = 9,  /* group: it returned from the kernel function */
+   CK_EVENT_MISMATCH = 10 /* group, its barrier call, the call that the
+                             work-groups arrived at wait at (as
+                             CK_STUCK_BARRIER): it reached a different
+                             barrier call, did not arrive, and leaves */
 };
 
 /* Per-workgroup slots. */

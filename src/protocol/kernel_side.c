@@ -14,6 +14,9 @@
  *    M; the scheduler starts one only once its slot is published.
  *  - CK_BARRIER_ARRIVED holds a barrier's generation and arrival count in
  *    one word, so that a release CAS from a stale state fails.
+ *  - A work-group tags CK_BARRIER_SITE with its barrier call before it
+ *    arrives, so every work-group counted at a barrier waits at the same
+ *    call; one at another call leaves instead, and the launch is stuck.
  *  - A launch that the scheduler checks (CK_CHECK=1) has a protocol log:
  *    each step that a rule of the FSE'17 semantics covers is logged under
  *    the log's lock, taken before the step's effect on the context and
@@ -263,23 +266,63 @@ __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
    add(ctx, CK_FORKS, count);
 }
 
+/* Tags CK_BARRIER_SITE with `tag`, the barrier call's (ck/context.h):
+ * returns 0 if the work-groups at the barrier wait at this call, or none
+ * has arrived yet, else the tag of the call they wait at. One load when
+ * another work-group tagged the barrier first, a CAS too for the first.
+ * No release can clear the word meanwhile: this work-group has not
+ * arrived. */
+static ck_word
+tag_site(CK_GLOBAL ck_word *ctx, ck_word tag)
+{
+   ck_word other = 0;
+   for (;;) {
+      const ck_word word = load(ctx, CK_BARRIER_SITE);
+      const ck_word held = word & CK_SITE_TAG_MASK;
+      if (held == tag)
+         break;
+      if (held != 0) {
+         other = held;
+         break;
+      }
+      if (compare_exchange(ctx, CK_BARRIER_SITE, word, word | tag))
+         break;
+   }
+   return other;
+}
+
+/* arrive()'s result for a work-group that met the tag `other`. */
+#define CK_ARRIVE_MISMATCH 0x80000000u
+
 static ck_word
 arrive_logged(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site)
 {
    log_lock(ctx);
-   const ck_word generation = add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
-   log_append(ctx, CK_EVENT_ARRIVE, group, generation, site);
+   const ck_word other = tag_site(ctx, ck_site_tag(site));
+   ck_word arrived = CK_ARRIVE_MISMATCH | other;
+   if (other == 0) {
+      arrived = add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
+      log_append(ctx, CK_EVENT_ARRIVE, group, arrived, site);
+   } else {
+      log_append(ctx, CK_EVENT_MISMATCH, group, site, ck_site_of_tag(other));
+   }
    log_unlock(ctx);
-   return generation;
+   return arrived;
 }
 
-/* Arrives at a global barrier (an atomic add of 1 on CK_BARRIER_ARRIVED);
- * returns the barrier's generation. */
+/* Arrives at a global barrier at call `site`: tags the barrier with the
+ * call, then counts itself (an atomic add of 1 on CK_BARRIER_ARRIVED);
+ * returns the barrier's generation. If the work-groups there wait at
+ * another call, does not arrive and returns CK_ARRIVE_MISMATCH | its tag
+ * (a generation is below 2^16). */
 static ck_word
 arrive(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word site)
 {
    if (logged)
       return arrive_logged(ctx, group, site);
+   const ck_word other = tag_site(ctx, ck_site_tag(site));
+   if (other != 0)
+      return CK_ARRIVE_MISMATCH | other;
    return add(ctx, CK_BARRIER_ARRIVED, 1) >> CK_BARRIER_GENERATION_SHIFT;
 }
 
@@ -291,10 +334,29 @@ released(ck_word generation)
    return (generation + 1) << CK_BARRIER_GENERATION_SHIFT;
 }
 
+/* CK_BARRIER_SITE once the barrier of `generation` is released: no tag,
+ * the next generation's parity. */
 static ck_word
-release_logged(CK_GLOBAL ck_word *ctx, ck_word state, ck_word generation)
+untagged(ck_word generation)
+{
+   return (generation + 1) & 1 ? CK_SITE_PARITY : 0;
+}
+
+/* Clears the tag of the barrier of `generation` at call `site`, before its
+ * release: a CAS, which fails for a waiter whose release comes too late
+ * (the word then holds the other parity). */
+static void
+clear_site(CK_GLOBAL ck_word *ctx, ck_word generation, ck_word site)
+{
+   const ck_word parity = generation & 1 ? CK_SITE_PARITY : 0;
+   compare_exchange(ctx, CK_BARRIER_SITE, parity | ck_site_tag(site), untagged(generation));
+}
+
+static ck_word
+release_logged(CK_GLOBAL ck_word *ctx, ck_word state, ck_word generation, ck_word site)
 {
    log_lock(ctx);
+   clear_site(ctx, generation, site);
    const ck_word done = compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation));
    if (done)
       log_append(ctx, CK_EVENT_RELEASE, generation, state & CK_BARRIER_COUNT_MASK, 0);
@@ -303,12 +365,13 @@ release_logged(CK_GLOBAL ck_word *ctx, ck_word state, ck_word generation)
 }
 
 /* Releases the barrier of `generation` by a CAS from `state`, the state
- * that counted every active work-group arrived. */
+ * that counted every active work-group arrived, after clearing its tag. */
 static ck_word
-release(CK_GLOBAL ck_word *ctx, int logged, ck_word state, ck_word generation)
+release(CK_GLOBAL ck_word *ctx, int logged, ck_word state, ck_word generation, ck_word site)
 {
    if (logged)
-      return release_logged(ctx, state, generation);
+      return release_logged(ctx, state, generation, site);
+   clear_site(ctx, generation, site);
    return compare_exchange(ctx, CK_BARRIER_ARRIVED, state, released(generation));
 }
 
@@ -328,45 +391,64 @@ all_arrived(CK_GLOBAL ck_word *ctx, ck_word state)
    return (state & CK_BARRIER_COUNT_MASK) >= active;
 }
 
+/* Whether the launch can no longer complete a barrier: a work-group
+ * returned from the kernel (it stays active, so every barrier needs it,
+ * and it can no longer arrive), or a stuck barrier was recorded (a
+ * work-group reached another barrier call, did not arrive, and left). */
+static int
+launch_stuck(CK_GLOBAL ck_word *ctx)
+{
+   const ck_word returned = load(ctx, CK_RETURNED_END);
+   const ck_word recorded = load(ctx, CK_STUCK_BARRIER);
+   return returned != 0 || recorded != 0;
+}
+
 /* Whether the barrier of `generation`, at which this work-group waits, can
- * never complete: a work-group returned from the kernel (it stays active,
- * so every barrier needs it, and it can no longer arrive), and the barrier
- * was still not released when read after that return. Read in this order,
- * a return that followed the release (by a work-group that passed this
- * barrier) is not mistaken for one before it. */
+ * never complete: the launch is stuck (launch_stuck), and the barrier was
+ * still not released when read after that. Read in this order, a return
+ * or a mismatch that followed the release (by a work-group that passed
+ * this barrier) is not mistaken for one before it. */
 static int
 barrier_stuck(CK_GLOBAL ck_word *ctx, ck_word generation)
 {
-   if (load(ctx, CK_RETURNED_END) == 0)
+   if (!launch_stuck(ctx))
       return 0;
    return !generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation);
 }
 
 /* Records the barrier call `site` as the launch's stuck barrier, unless
- * another work-group recorded one first. */
+ * another work-group recorded one first; a work-group at the call that a
+ * mismatch names (CK_MISMATCH_SITE) records that call's line. `arrived` is
+ * arrive()'s result: a work-group that met work-groups waiting at another
+ * call records theirs first, so that each of them that sees the stuck
+ * barrier recorded sees it too. (In the side of the branch that records a
+ * stuck barrier, which llvmpipe runs masked at every barrier: a branch of
+ * its own for the mismatch would be run so too.) */
 static void
-record_stuck(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line)
+record_stuck(CK_GLOBAL ck_word *ctx, ck_word site, ck_word line, ck_word arrived)
 {
+   if (arrived & CK_ARRIVE_MISMATCH)
+      compare_exchange(ctx, CK_MISMATCH_SITE, 0, ck_site_of_tag(arrived & CK_SITE_TAG_MASK));
    if (compare_exchange(ctx, CK_STUCK_BARRIER, 0, site))
       store(ctx, CK_STUCK_LINE, line);
+   else if (load(ctx, CK_MISMATCH_SITE) == site)
+      store(ctx, CK_MISMATCH_LINE, line);
 }
 
-/* Arrive, then poll until the generation changes. Whoever sees all M
- * active work-groups arrived releases everyone with a CAS from the state it
- * read; a waiter that read a state of an earlier generation fails its
- * CAS. */
-ck_word
-__ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line)
+/* Polls until the generation changes. Whoever sees all M active
+ * work-groups arrived releases everyone with a CAS from the state it read;
+ * a waiter that read a state of an earlier generation fails its CAS. 1 if
+ * the barrier can never complete. */
+static int
+wait_for_release(CK_GLOBAL ck_word *ctx, int logged, ck_word generation, ck_word site)
 {
-   const int logged = logging(ctx);
-   const ck_word generation = arrive(ctx, logged, group, site);
    int stuck = 0;
    for (;;) {
       const ck_word state = load(ctx, CK_BARRIER_ARRIVED);
       if (generation_changed(state, generation))
          break;
       if (all_arrived(ctx, state)) {
-         if (release(ctx, logged, state, generation))
+         if (release(ctx, logged, state, generation, site))
             break;
       } else if (barrier_stuck(ctx, generation)) {
          stuck = 1;
@@ -375,31 +457,49 @@ __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word
          __ck_spin_wait();
       }
    }
+   return stuck;
+}
+
+/* Arrive, then wait for the release. A work-group that reached another
+ * barrier call than the others leaves at once, as from a stuck barrier. */
+ck_word
+__ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word line)
+{
+   const int logged = logging(ctx);
+   const ck_word arrived = arrive(ctx, logged, group, site);
+   const int mismatched = (arrived & CK_ARRIVE_MISMATCH) != 0;
+   int stuck = 1;
+   if (!mismatched)
+      stuck = wait_for_release(ctx, logged, arrived, site);
    if (stuck)
-      record_stuck(ctx, site, line);
-   if (logged)
-      log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, generation, 0);
+      record_stuck(ctx, site, line, arrived);
+   if (logged && !mismatched)
+      log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, arrived, 0);
    return stuck;
 }
 
 /* A work-group other than 0 waits for the release, then reads the
  * decision. */
 static ck_word
-resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word generation,
+resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word arrived,
                      ck_word site, ck_word line)
 {
-   int stuck = 0;
-   while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
-      if (barrier_stuck(ctx, generation)) {
-         stuck = 1;
-         break;
+   const int mismatched = (arrived & CK_ARRIVE_MISMATCH) != 0;
+   const ck_word generation = arrived;
+   int stuck = mismatched;
+   if (!mismatched) {
+      while (!generation_changed(load(ctx, CK_BARRIER_ARRIVED), generation)) {
+         if (barrier_stuck(ctx, generation)) {
+            stuck = 1;
+            break;
+         }
+         __ck_spin_wait();
       }
-      __ck_spin_wait();
    }
-   if (logged)
+   if (logged && !mismatched)
       log_event(ctx, stuck ? CK_EVENT_STUCK : CK_EVENT_PASS, group, generation, 0);
    if (stuck) {
-      record_stuck(ctx, site, line);
+      record_stuck(ctx, site, line, arrived);
       return CK_RESIZE_STUCK;
    }
    return load(ctx, CK_RESIZE_DECISION);
@@ -412,26 +512,32 @@ resize_gather_others(CK_GLOBAL ck_word *ctx, int logged, ck_word group, ck_word 
  * (CK_RESIZE_FIRST_DOOMED) and whether W > 0 (CK_RESIZE_DECISION). Then it
  * releases everyone; its caller writes the forked work-groups' slots only
  * after that, so that no new work-group arrives at the barrier being
- * released. For the master a return from the kernel is enough to make the
- * barrier stuck: no one else releases it. */
+ * released. For the master a stuck launch (a return from the kernel, or a
+ * recorded mismatch) is enough to make the barrier stuck: no one else
+ * releases it. */
 static ck_word
-resize_gather_master(CK_GLOBAL ck_word *ctx, int logged, ck_word generation, ck_word site,
+resize_gather_master(CK_GLOBAL ck_word *ctx, int logged, ck_word arrived, ck_word site,
                      ck_word line, CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
-   int stuck = 0;
-   ck_word state = load(ctx, CK_BARRIER_ARRIVED);
-   while (!all_arrived(ctx, state)) {
-      if (load(ctx, CK_RETURNED_END) != 0) {
-         stuck = 1;
-         break;
-      }
-      __ck_spin_wait();
+   const int mismatched = (arrived & CK_ARRIVE_MISMATCH) != 0;
+   const ck_word generation = arrived;
+   int stuck = mismatched;
+   ck_word state = 0;
+   if (!mismatched) {
       state = load(ctx, CK_BARRIER_ARRIVED);
+      while (!all_arrived(ctx, state)) {
+         if (launch_stuck(ctx)) {
+            stuck = 1;
+            break;
+         }
+         __ck_spin_wait();
+         state = load(ctx, CK_BARRIER_ARRIVED);
+      }
    }
    if (stuck) {
-      if (logged)
+      if (logged && !mismatched)
          log_event(ctx, CK_EVENT_STUCK, 0, generation, 0);
-      record_stuck(ctx, site, line);
+      record_stuck(ctx, site, line, arrived);
       return CK_RESIZE_STUCK;
    }
    /* Logged as released now: M cannot change while everyone waits here,
@@ -444,6 +550,10 @@ resize_gather_master(CK_GLOBAL ck_word *ctx, int logged, ck_word generation, ck_
    store(ctx, CK_RESIZE_FIRST_DOOMED, active > kills ? active - kills : 0);
    const ck_word decision = kills != 0;
    store(ctx, CK_RESIZE_DECISION, decision);
+   /* Every work-group here waits at this call (a mismatched one would not
+    * have arrived), so no other can release this generation, and a plain
+    * store releases it. */
+   store(ctx, CK_BARRIER_SITE, untagged(generation));
    store(ctx, CK_BARRIER_ARRIVED, released(generation));
    if (logged)
       log_event(ctx, CK_EVENT_PASS, 0, generation, 0);
@@ -459,12 +569,12 @@ __ck_resize_gather(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site, ck_word 
                    CK_PRIVATE ck_word *first, CK_PRIVATE ck_word *forks)
 {
    const int logged = logging(ctx);
-   const ck_word generation = arrive(ctx, logged, group, site);
+   const ck_word arrived = arrive(ctx, logged, group, site);
    *first = 0;
    *forks = 0;
    if (group == 0)
-      return resize_gather_master(ctx, logged, generation, site, line, first, forks);
-   return resize_gather_others(ctx, logged, group, generation, site, line);
+      return resize_gather_master(ctx, logged, arrived, site, line, first, forks);
+   return resize_gather_others(ctx, logged, group, arrived, site, line);
 }
 
 /* A doomed work-group that stops un-killed sets F to CK_RESIZE_NONE_DOOMED,

@@ -43,8 +43,10 @@ void __ck_fork_publish(CK_GLOBAL ck_word *ctx, ck_word first, ck_word count,
                        ck_word resume_point, ck_word record_words);
 
 /* global_barrier. `site` and `line` name the barrier call (CK_STUCK_BARRIER,
- * CK_STUCK_LINE). Returns 1 if the barrier can never complete: the
- * work-group must leave the kernel. */
+ * CK_STUCK_LINE); work-groups at different calls never pass together.
+ * Returns 1 if the barrier can never complete (a work-group returned, or
+ * work-groups reached different barrier calls): the work-group must leave
+ * the kernel. */
 ck_word __ck_global_barrier(CK_GLOBAL ck_word *ctx, ck_word group, ck_word site,
                             ck_word line);
 

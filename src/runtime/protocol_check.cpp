@@ -29,6 +29,7 @@ const char *event_name(uint32_t event)
    case CK_EVENT_PASS: return "pass";
    case CK_EVENT_STUCK: return "stuck";
    case CK_EVENT_RETURN: return "return";
+   case CK_EVENT_MISMATCH: return "mismatch";
    default: return nullptr;
    }
 }
@@ -68,6 +69,7 @@ public:
       case CK_EVENT_PASS: return pass(e.a, e.b);
       case CK_EVENT_STUCK: return stuck(e.a, e.b);
       case CK_EVENT_RETURN: return return_(e.a);
+      case CK_EVENT_MISMATCH: return mismatch(e.a, e.b, e.c);
       }
       return {};
    }
@@ -206,10 +208,33 @@ private:
    {
       if (arrived_.count(group) == 0 || generation != open_generation_)
          return "found a barrier stuck that it does not wait at";
-      if (returned_ == 0)
-         return "found a barrier stuck while no work-group has returned";
+      if (returned_ == 0 && !mismatched_)
+         return "found a barrier stuck while no work-group has returned or reached another "
+                "barrier call";
       arrived_.erase(group);
       states_[group] = GroupState::Left;
+      stuck_seen_ = true;
+      return {};
+   }
+
+   // A work-group reached barrier call `site` while those arrived wait at
+   // `other`: it does not arrive, and leaves; the barrier is stuck.
+   std::string mismatch(uint32_t group, uint32_t site, uint32_t other)
+   {
+      if (group >= active_ || states_[group] != GroupState::Running)
+         return "a work-group that is not running and active reached a barrier";
+      if (waiting(group))
+         return "reached a barrier before passing the previous one";
+      // The barrier keeps its call after the work-groups that waited there
+      // found it stuck and left.
+      if (arrived_.empty() && !stuck_seen_)
+         return "found another barrier call where no work-group waits";
+      if (other != open_site_ || site == open_site_)
+         return "reported a mismatch of barrier calls " + std::to_string(site) + " and " +
+                std::to_string(other) + " while the work-groups wait at " +
+                std::to_string(open_site_);
+      states_[group] = GroupState::Left;
+      mismatched_ = true;
       stuck_seen_ = true;
       return {};
    }
@@ -231,6 +256,7 @@ private:
    std::vector<uint32_t> zombies_; // killed work-groups whose unit is not back
    uint32_t returned_ = 0;
    bool stuck_seen_ = false;
+   bool mismatched_ = false; // a work-group reached another barrier call
    // The open barrier: its generation, call site and who arrived.
    uint32_t open_generation_ = 0, open_site_ = 0, next_generation_ = 0;
    std::set<uint32_t> arrived_;
@@ -256,6 +282,12 @@ std::string describe(const ProtocolEvent &e)
    case CK_EVENT_RELEASE:
       return text + " generation " + std::to_string(e.a) + " (" + std::to_string(e.b) +
              " arrived)";
+   case CK_EVENT_MISMATCH:
+      return text + " work-group " + std::to_string(e.a) + " at " +
+             ((e.b & CK_STUCK_RESIZING) ? "resizing barrier " : "barrier ") +
+             std::to_string(e.b & CK_STUCK_INDEX_MASK) + ", others at " +
+             ((e.c & CK_STUCK_RESIZING) ? "resizing barrier " : "barrier ") +
+             std::to_string(e.c & CK_STUCK_INDEX_MASK);
    case CK_EVENT_PASS:
    case CK_EVENT_STUCK:
       return text + " work-group " + std::to_string(e.a) + " at generation " +

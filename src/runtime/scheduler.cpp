@@ -883,22 +883,38 @@ void ck_scheduler::print_stats(const ck_launch &launch) const
 }
 
 // The launch ended early: its work-groups left a global barrier that a
-// returned work-group could never reach (CK_STUCK_BARRIER).
+// returned work-group could never reach, or that another work-group did not
+// reach because it had reached a different barrier call (CK_STUCK_BARRIER,
+// CK_MISMATCH_SITE).
 void ck_scheduler::report_stuck_barrier(const ck_launch &launch)
 {
+   const auto call = [](uint32_t site, uint32_t line) {
+      return std::string(site & CK_STUCK_RESIZING ? "resizing_global_barrier" : "global_barrier") +
+             " call " + std::to_string(site & CK_STUCK_INDEX_MASK) +
+             (line ? " (line " + std::to_string(line) + ")" : "");
+   };
    const uint32_t site = launch.stats.stuck_barrier;
    const std::string kernel =
       launch.kernel_name.empty() ? "a cooperative kernel" : "kernel '" + launch.kernel_name + "'";
-   const std::string line =
-      launch.stats.stuck_line ? " (line " + std::to_string(launch.stats.stuck_line) + ")" : "";
+   const uint32_t other = header_word(launch.context, CK_MISMATCH_SITE).load();
+   if (other != 0 && other != site) {
+      const uint32_t other_line = header_word(launch.context, CK_MISMATCH_LINE).load();
+      std::fprintf(stderr,
+                   "ck: %s: work-groups reached different barrier calls at once: %s while "
+                   "others waited at %s; every active work-group must reach the same barrier "
+                   "call, so neither can complete; the launch ended early and its event "
+                   "reports an error\n",
+                   kernel.c_str(), call(site, launch.stats.stuck_line).c_str(),
+                   call(other, other_line).c_str());
+      return;
+   }
    const uint32_t returned = header_word(launch.context, CK_RETURNED_END).load();
    std::fprintf(stderr,
-                "ck: %s: %s call %u%s can never complete: work-group %u returned from the "
+                "ck: %s: %s can never complete: work-group %u returned from the "
                 "kernel without reaching it, and every active work-group must; the launch "
                 "ended early and its event reports an error\n",
-                kernel.c_str(),
-                site & CK_STUCK_RESIZING ? "resizing_global_barrier" : "global_barrier",
-                site & CK_STUCK_INDEX_MASK, line.c_str(), returned ? returned - 1 : 0);
+                kernel.c_str(), call(site, launch.stats.stuck_line).c_str(),
+                returned ? returned - 1 : 0);
 }
 
 // Replays what the launch logged since the last call; at completion, also

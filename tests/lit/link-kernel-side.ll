@@ -3,11 +3,14 @@
 ; the spin-wait hint __ck_spin_wait stays called, an internal empty function
 ; that is never inlined (Clover and rusticl replace its calls). The atomics
 ; layer becomes single seq_cst atomics on the context: the global barrier
-; arrives with an atomic add on word 4 (CK_BARRIER_ARRIVED), releases with a
-; compare-exchange there, checks for a stuck barrier with a load of word 13
-; (CK_RETURNED_END), and records the site (1) and line (0, no debug
-; information) it was given in words 14 and 15; the return raises word 13
-; with an atomic max. Each protocol step first reads the protocol log's
+; tags CK_BARRIER_SITE with its call (a load, and a CAS if untagged), then
+; arrives with an atomic add on CK_BARRIER_ARRIVED, clears the tag with a
+; CAS and releases with a compare-exchange there, checks for a stuck
+; barrier with loads of CK_RETURNED_END and CK_STUCK_BARRIER, and records
+; the site (1) and line (0, no debug information) it was given in
+; CK_STUCK_BARRIER and CK_STUCK_LINE (and, at another call than the
+; others', theirs in CK_MISMATCH_SITE first); the return raises
+; CK_RETURNED_END with an atomic max. Each protocol step first reads the protocol log's
 ; switch, word 5 (CK_LOG_STATE), once: when it is 0 the step is the plain
 ; atomic alone; otherwise the logged variant takes the lock (a CAS of word 5
 ; from CK_LOG_FREE = 1 to CK_LOG_HELD = 2), does the same atomic, appends an
@@ -30,7 +33,7 @@
 ;   global_barrier();
 ;   out[get_global_id(0)] += query_kill_count();
 ; }
-; covers: 15-returned-end 15-spin-hint 15-stuck-record
+; covers: 15-mismatch-record 15-returned-end 15-spin-hint 15-stuck-record
 
 ; ModuleID = 'global-barrier.cl'
 source_filename = "global-barrier.cl"
@@ -100,18 +103,35 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: %[[LOGGING:.*]] = icmp ne i32 %[[LOG]], 0
 ; CHECK-NOT: atomicrmw
 ; CHECK: br i1 %[[LOGGING]], label %[[ALOGGED:[^ ,]+]], label %[[APLAIN:[^ ,]+]]
-; ... without a log, arrive on word 4 with the plain add, ...
+; ... without a log, tag the barrier with the call (tag 1): a load that
+; passes if the word holds the tag, a CAS that ors it in if the word holds
+; none; then, unless it held another call's tag, arrive on word 4 with the
+; plain add, ...
 ; CHECK: {{^}}[[APLAIN]]:
-; CHECK-NEXT: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
+; CHECK: %[[TAGWORD:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_SITE]]
+; CHECK-NEXT: %[[TAG:.*]] = load atomic i32, i32 addrspace(1)* %[[TAGWORD]] seq_cst
+; CHECK-NEXT: %[[HELD:.*]] = and i32 %[[TAG]], 2147483647
+; CHECK-NEXT: icmp eq i32 %[[HELD]], 1
+; CHECK-NOT: atomicrmw
+; CHECK: %[[TAGGED:.*]] = or i32 %[[TAG]], 1
+; CHECK-NEXT: %[[TAGWORD2:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_SITE]]
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[TAGWORD2]], i32 %[[TAG]], i32 %[[TAGGED]] seq_cst seq_cst
+; CHECK-NOT: atomicrmw
+; CHECK: %[[ARRIVED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVED]], i32 1 seq_cst
 ; CHECK-NEXT: lshr i32 %{{.*}}, 16
 ; CHECK-NEXT: br label %[[ARRIVEDONE:[^ ,]+]]
-; ... with one, arrive with the same add on word 4 while holding the lock,
-; log the arrival (CK_EVENT_ARRIVE = 5, the group) and free the lock, ...
+; ... with one, tag and arrive the same way while holding the lock, log
+; a mismatch (CK_EVENT_MISMATCH = 10) or the arrival (CK_EVENT_ARRIVE = 5,
+; the group) and free the lock, ...
 ; CHECK: {{^}}[[ALOGGED]]:
 ; CHECK: %[[LOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[LOCK]], i32 1, i32 2 seq_cst seq_cst
 ; CHECK: call spir_func void @__ck_spin_wait()
+; CHECK: %[[LTAGWORD:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_SITE]]
+; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[LTAGWORD]] seq_cst
+; CHECK: cmpxchg i32 addrspace(1)* %{{.*}}, i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
+; CHECK: store atomic i32 10, i32 addrspace(1)* %{{[^ ]+}} seq_cst
 ; CHECK: %[[ARRIVEDL:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[ARRIVEDL]], i32 1 seq_cst
 ; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_ADDRESS_LOW]]
@@ -122,19 +142,35 @@ attributes #4 = { convergent }
 ; CHECK: %[[UNLOCK:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_LOG_STATE]]
 ; CHECK-NEXT: store atomic i32 1, i32 addrspace(1)* %[[UNLOCK]] seq_cst
 ; CHECK-NEXT: br label %[[ARRIVEDONE]]
-; ... find the barrier stuck once a work-group returned, spin-wait between
-; polls, release everyone with a compare-exchange of the state read (the
-; plain one, unless the switch read on arrival was on), and record the stuck
-; barrier's site and line.
+; ... find the barrier stuck once a work-group returned or a stuck barrier
+; was recorded, spin-wait between polls, release everyone with a
+; compare-exchange of the state read after clearing the tag with one (the
+; plain ones, unless the switch read on arrival was on), and record the
+; stuck barrier's site and line, or, waiting at the call a mismatch names,
+; the line of that call.
 ; CHECK: %[[RETURNED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RETURNED_END]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RETURNED]] seq_cst
+; CHECK-NEXT: %[[RECORDED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_STUCK_BARRIER]]
+; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[RECORDED]] seq_cst
 ; CHECK: call spir_func void @__ck_spin_wait()
 ; CHECK: br i1 %[[LOGGING]], label %{{[^ ,]+}}, label %[[RPLAIN:[^ ,]+]]
 ; CHECK: {{^}}[[RPLAIN]]:
+; CHECK: %[[CLEAR:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_SITE]]
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[CLEAR]], i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
+; CHECK-NOT: atomicrmw
 ; CHECK: %[[RELEASE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[RELEASE]], i32 %{{.*}}, i32 %{{.*}} seq_cst seq_cst
+; A work-group at another call than the others' (the arrival's result has
+; its top bit set) records their call first, then its own, in the same
+; side: it leaves without waiting, as from a stuck barrier.
+; CHECK: %[[MISMATCH:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_MISMATCH_SITE]]
+; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[MISMATCH]], i32 0, i32 %{{.*}} seq_cst seq_cst
 ; CHECK: %[[SITE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_STUCK_BARRIER]]
 ; CHECK-NEXT: cmpxchg i32 addrspace(1)* %[[SITE]], i32 0, i32 1 seq_cst seq_cst
+; CHECK: %[[OTHER:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_MISMATCH_SITE]]
+; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[OTHER]] seq_cst
+; CHECK: %[[OTHERLINE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_MISMATCH_LINE]]
+; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[OTHERLINE]] seq_cst
 ; CHECK: %[[LINE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_STUCK_LINE]]
 ; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[LINE]] seq_cst
 ; CHECK: store i32 %{{.*}}, i32 addrspace(3)* @gbar.ck.broadcast

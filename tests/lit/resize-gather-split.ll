@@ -10,7 +10,11 @@
 ; of the decision (word 12, CK_RESIZE_DECISION), and the release, a store
 ; of (generation + 1) << 16 to word 4. Were that work before the branch, in
 ; the others' side, or after the join of the two sides, every other
-; work-group's SIMD chunk would pay for it at every resizing barrier.
+; work-group's SIMD chunk would pay for it at every resizing barrier. For
+; the same reason a work-group that found another barrier call's tag at
+; its arrival (barrier identity) has no side of its own: it takes its
+; side, skips the wait and records the mismatch where a stuck barrier is
+; recorded.
 ;
 ; Checked in the order the inliner lays the sides out (the others' side
 ; first, then the master's, then the join):
@@ -107,7 +111,7 @@ attributes #4 = { convergent }
 ; CHECK: {{^}}[[OTHERS]]:
 ; CHECK-NOT: {{^}}[[MASTER]]:
 ; CHECK-NOT: {{%__ck_context, i64 (2|3|9|12)$|shl i32 .*, 16$}}
-; CHECK: {{^}}[[OHEAD:[^ :]+]]:
+; CHECK: {{^}}[[OHEAD:[^ :]+]]:{{.*}}; preds = %{{[^ ,]+}}, %{{[^ ,]+}}{{$}}
 ; CHECK-NEXT: %[[OSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
 ; CHECK-NEXT: load atomic i32, i32 addrspace(1)* %[[OSTATE]] seq_cst
 ; CHECK-NOT: {{^}}[[MASTER]]:
@@ -128,7 +132,7 @@ attributes #4 = { convergent }
 ; The master's side: its wait loop, ...
 ; CHECK: {{^}}[[MASTER]]:
 ; CHECK-NOT: {{^}}[[JOIN]]:
-; CHECK: {{^}}[[MHEAD:[^ :]+]]:
+; CHECK: {{^}}[[MHEAD:[^ :]+]]:{{.*}}; preds = %{{[^ ,]+}}, %{{[^ ,]+}}{{$}}
 ; CHECK-NOT: {{^}}[[JOIN]]:
 ; CHECK: call spir_func void @__ck_spin_wait()
 ; CHECK-NEXT: %[[MSTATE:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_ARRIVED]]
@@ -152,6 +156,10 @@ attributes #4 = { convergent }
 ; CHECK-NOT: {{^}}[[JOIN]]:
 ; CHECK: %[[DECISION:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RESIZE_DECISION]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[DECISION]] seq_cst
+; ... the barrier's tag cleared (no call, the next generation's parity) ...
+; CHECK-NOT: {{^}}[[JOIN]]:
+; CHECK: %[[UNTAG:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_BARRIER_SITE]]
+; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[UNTAG]] seq_cst
 ; ... and the release.
 ; CHECK-NOT: {{^}}[[JOIN]]:
 ; CHECK: %[[NEXT:.*]] = shl i32 %{{.*}}, 16

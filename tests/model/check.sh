@@ -4,12 +4,15 @@
 #                        units, exhaustively: assertions and valid end states,
 #                        then non-progress cycles under weak fairness, except
 #                        the latter for the steal kernel on 3 units under
-#                        the default and random policies
+#                        the default and random policies; the mixed kernels
+#                        (barrier identity) with N <= 3 on 2 units, and N = 3
+#                        on 3 units under the never policy (safety only)
 #   check.sh --full      those as well (3.5 to 8.5 minutes and up to 7 GB
-#                        each; docs/protocol-model.md has the results)
+#                        each; docs/protocol-model.md has the results), and
+#                        the mixed kernels on 3 units under every policy
 #   check.sh --mutants   each mutation of the model must make spin fail
 # Prints one line per run; exits nonzero if any check fails.
-# covers: 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
+# covers: 10.1-mismatch-detected 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
 set -euo pipefail
 
 model=$(cd "$(dirname "$0")" && pwd)/protocol.pml
@@ -89,6 +92,10 @@ safety -DKERNEL_RESIZE -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_STALE_M
 safety -DKERNEL_RESIZE -DPOLICY_DEFAULT -DN=4 -DUNITS=3 -DMUTATE_PUBLISH_BEFORE_RELEASE
 safety -DKERNEL_STEAL -DPOLICY_DEFAULT -DN=4 -DUNITS=3 -DMUTATE_READY_BEFORE_DOORBELL
 safety -DKERNEL_STEAL -DPOLICY_DEFAULT -DN=4 -DUNITS=2 -DMUTATE_UNLOCKED_WITHDRAWAL
+safety -DKERNEL_MIXED -DPOLICY_NEVER -DN=2 -DUNITS=2 -DMUTATE_NO_IDENTITY
+safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_NO_IDENTITY
+safety -DKERNEL_MIXED -DPOLICY_NEVER -DN=3 -DUNITS=3 -DMUTATE_CLEAR_BY_STORE
+safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_NEVER -DN=2 -DUNITS=2 -DMUTATE_NO_CLEAR
 EOF
    exit $failed
 fi
@@ -106,6 +113,26 @@ for kernel in STEAL RESIZE; do
             echo "liveness ${defines[*]}: left to check.sh --full"
             continue
          fi
+         run liveness "${defines[@]}" || failed=1
+      done
+   done
+done
+# Barrier identity: work-groups pick their barrier calls on their own.
+for mix in "" -DMIX_RESIZE; do
+   for policy in NEVER DEFAULT RANDOM; do
+      for size in "2 2" "3 2" "3 3"; do
+         read -r n units <<<"$size"
+         defines=(-DKERNEL_MIXED $mix -DPOLICY_$policy -DN="$n" -DUNITS="$units")
+         if [ "$units" = 3 ] && [ $full -eq 0 ]; then
+            if [ $policy = NEVER ]; then
+               run safety "${defines[@]}" || failed=1
+               echo "liveness ${defines[*]}: left to check.sh --full"
+            else
+               echo "safety, liveness ${defines[*]}: left to check.sh --full"
+            fi
+            continue
+         fi
+         run safety "${defines[@]}" || failed=1
          run liveness "${defines[@]}" || failed=1
       done
    done

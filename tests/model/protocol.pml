@@ -12,6 +12,13 @@
  *                      global_barrier() (the FSE'17 applications' shape)
  *   KERNEL_RESIZE      each round: resizing_global_barrier(), then every
  *                      work-group reads get_num_groups(0)
+ *   KERNEL_MIXED       each round every work-group picks, on its own (as
+ *                      by a data-dependent condition), one of two barrier
+ *                      calls: two global_barrier calls, or with MIX_RESIZE
+ *                      a global_barrier call and a resizing_global_barrier
+ *                      call; the rounds where they agree must pass, those
+ *                      where they do not must end the launch as a stuck
+ *                      barrier, with no work-group passing
  *   POLICY_NEVER       no kill requests, no fork offers
  *   POLICY_DEFAULT     the scheduler may post kill requests, offer idle
  *                      units and ask parked units back whenever its rules
@@ -29,7 +36,10 @@
  * M..M+k-1 of unused slots; no barrier is released before every active
  * work-group arrived; after a resizing barrier every work-group sees the
  * same M; no barrier is found stuck in a kernel whose work-groups all reach
- * every barrier; the scheduler's invariants of scheduler.cpp), valid end
+ * every barrier, and a mismatch of barrier calls is found only where
+ * work-groups wait at the other call; every work-group that a barrier
+ * releases waits at the same call; the scheduler's invariants of
+ * scheduler.cpp), valid end
  * states (no deadlock: the launch completes, every unit idle, none parked),
  * and, with -DLIVENESS, no cycle without progress under weak fairness.
  *
@@ -51,6 +61,16 @@
  *                         the kernel marks a fork's slot ready before it
  *                         counts the fork as published: a unit can claim
  *                         it first, and forks_started passes published
+ *   MUTATE_NO_IDENTITY    arrivals do not tag the barrier with their call,
+ *                         as before barrier identity: work-groups at two
+ *                         calls release each other
+ *   MUTATE_CLEAR_BY_STORE the releaser clears the barrier's tag with a
+ *                         plain store instead of a CAS that checks the
+ *                         generation's parity: a waiter whose release lost
+ *                         erases the next barrier's tag, and a work-group
+ *                         at another call passes with the others
+ *   MUTATE_NO_CLEAR       the tag is never cleared: a later barrier at
+ *                         another call is taken for a mismatch
  *   MUTATE_UNLOCKED_WITHDRAWAL
  *                         a parked unit takes a wanted withdrawal without
  *                         the lock and, finding its offer gone to a fork,
@@ -102,6 +122,10 @@ byte PUBLISHED;      /* CK_FORKS_PUBLISHED */
 byte KILLS;          /* CK_KILLS */
 byte RETURNED_END;   /* CK_RETURNED_END */
 byte STUCK;          /* CK_STUCK_BARRIER != 0 */
+bit SITE_PAR;        /* CK_BARRIER_SITE & CK_SITE_PARITY */
+byte SITE_TAG;       /* CK_BARRIER_SITE's tag: the barrier call, 0 if none
+                        (changed together with SITE_PAR) */
+byte MISMATCH;       /* CK_MISMATCH_SITE */
 bit ready[N];        /* slot g: CK_SLOT_READY */
 byte slot_round[N];  /* slot g: the transmit record (the round) */
 
@@ -122,20 +146,35 @@ byte task_group[UNITS];
 mtype = { UNUSED, RESERVED, ALIVE, LEFT };
 mtype wg[N];
 byte waits_at[N];    /* 1 + the generation of the barrier it waits at, 0 */
+byte waits_call[N];  /* the barrier call it waits at */
+byte at_call[N];     /* the barrier call it last reached (from its first look
+                        at the tag), and */
+byte at_gen[N];      /* the generation then current */
 byte seen_m[ROUNDS]; /* the M read after resizing barrier r (0: none yet) */
 
 #define killable() (M > (RETURNED_END > 1 -> RETURNED_END : 1) -> \
                     M - (RETURNED_END > 1 -> RETURNED_END : 1) : 0)
 
-/* Every id below M has arrived at the barrier of generation gen. */
+/* Every id below M has arrived at the barrier of generation gen, at the
+ * same barrier call. */
 inline assert_all_arrived(gen)
 {
    i = 0;
    do
-   :: i < M -> assert(waits_at[i] == gen + 1); i++
+   :: i < M -> assert(waits_at[i] == gen + 1 && waits_call[i] == waits_call[0]); i++
    :: else -> break
    od
 }
+
+/* The barrier calls of the kernels (site 1: a global_barrier call, 2:
+ * another, 3: a resizing_global_barrier call). */
+#define CALL_GLOBAL 1
+#define CALL_GLOBAL_2 2
+#define CALL_RESIZING 3
+
+/* Work-group g has reached call c of the current barrier (it waits there,
+ * or is about to arrive, or left it). */
+#define waits_at_call(g, c) (g < N && at_call[g] == c && at_gen[g] == BAR_GEN)
 
 /* The scheduler's invariants (check_invariants() in scheduler.cpp). */
 #define invariants_hold (M >= 1 && M <= N && M + OFFERS <= N && \
@@ -268,33 +307,122 @@ inline fork_publish(round)
    od
 }
 
-/* emitArrive: one atomic add on the barrier word. */
+/* arrive: tag_site (a load of CK_BARRIER_SITE; if untagged, a CAS that
+ * tags it with the call), then one atomic add on the barrier word; or, if
+ * the barrier holds another call's tag, record_mismatch and no arrival.
+ *
+ * Barrier identity (CK_BARRIER_SITE: tag_site, clear_site, the mismatch)
+ * is modelled in the mixed kernel only. In the others every work-group
+ * reaches the same call, so the tag is that call or none, no mismatch can
+ * be found, and its steps touch no other word: they would only multiply
+ * the interleavings (3.5 times the states of the steal kernel, N = 4 on 2
+ * units) without changing what the rest of the protocol can do. */
 inline arrive()
 {
-   atomic { gen = BAR_GEN; BAR_COUNT++; waits_at[id] = gen + 1 }
+#if defined(KERNEL_MIXED) && !defined(MUTATE_NO_IDENTITY)
+   mismatched = 0;
+   do
+   :: atomic { s_par = SITE_PAR; s_tag = SITE_TAG; at_call[id] = call; at_gen[id] = BAR_GEN };
+      if
+      :: s_tag == call -> break
+      :: s_tag != 0 && s_tag != call -> mismatched = 1; break
+      :: s_tag == 0 ->
+         atomic {
+            if
+            :: SITE_PAR == s_par && SITE_TAG == 0 -> SITE_TAG = call; tagged = 1
+            :: else -> tagged = 0
+            fi
+         };
+         if
+         :: tagged -> break
+         :: else
+         fi
+      fi
+   od;
+   if
+   :: mismatched ->
+      /* Found only where work-groups have reached the other call of this
+       * barrier. */
+      assert(waits_at_call(0, s_tag) || waits_at_call(1, s_tag) ||
+             waits_at_call(2, s_tag) || waits_at_call(3, s_tag));
+      atomic {
+         if
+         :: MISMATCH == 0 -> MISMATCH = s_tag
+         :: else
+         fi
+      };
+      STUCK = 1;
+      stuck = 1
+   :: else ->
+      atomic { gen = BAR_GEN; BAR_COUNT++; waits_at[id] = gen + 1; waits_call[id] = call }
+   fi
+#else
+   atomic { gen = BAR_GEN; BAR_COUNT++; waits_at[id] = gen + 1; waits_call[id] = call }
+#endif
 }
 
-/* barrierStuck, as the waiting loops test it. In the kernels modelled here
- * every work-group reaches every barrier: it must never hold. */
-inline check_not_stuck()
+/* barrierStuck, as the waiting loops test it: the launch is stuck (a
+ * return, or a recorded stuck barrier), then the generation unchanged. In
+ * the kernels modelled here no work-group returns before the others pass
+ * its last barrier: it holds only after a mismatch. */
+inline check_stuck()
 {
+#ifdef KERNEL_MIXED
+   r_returned = RETURNED_END;
+   r_stuck = STUCK;
+#define launch_stuck (r_returned != 0 || r_stuck != 0)
+#else
+   /* The two loads folded into the step below with the generation's, as
+    * the model did before barrier identity: in these kernels the check
+    * must never hold, and reading at once gives it every chance. */
+#define launch_stuck (RETURNED_END != 0 || STUCK != 0)
+#endif
    if
-   :: RETURNED_END != 0 && BAR_GEN == gen -> STUCK = 1; assert(false)
+   :: launch_stuck && BAR_GEN == gen ->
+      assert(MISMATCH != 0);
+      STUCK = 1;
+      stuck = 1
    :: else
    fi
 }
 
-/* emitGlobalBarrierThread0. */
+/* clear_site before a release of generation gen at `call`. */
+inline clear_site()
+{
+#if !defined(KERNEL_MIXED) || defined(MUTATE_NO_CLEAR)
+   skip
+#elif defined(MUTATE_CLEAR_BY_STORE)
+   atomic { SITE_PAR = (gen + 1) % 2; SITE_TAG = 0 }
+#else
+   atomic {
+      if
+      :: SITE_PAR == gen % 2 && SITE_TAG == call -> SITE_PAR = (gen + 1) % 2; SITE_TAG = 0
+      :: else
+      fi
+   }
+#endif
+}
+
+/* __ck_global_barrier at `call`. */
 inline global_barrier()
 {
    arrive();
    do
-   :: atomic { state_gen = BAR_GEN; state_count = BAR_COUNT };
+#ifdef KERNEL_MIXED
+   :: stuck -> break
+   :: else ->
+#else
+   ::
+#endif
+      atomic { state_gen = BAR_GEN; state_count = BAR_COUNT };
       if
       :: state_gen != gen -> break
       :: else ->
          if
          :: state_count >= M ->
+#ifdef KERNEL_MIXED
+            clear_site();
+#endif
 #ifdef MUTATE_STALE_RELEASE
             old_gen = BAR_GEN;
             atomic {
@@ -315,7 +443,7 @@ inline global_barrier()
                fi
             }
 #endif
-         :: else -> check_not_stuck()
+         :: else -> check_stuck()
          fi
       fi
    od;
@@ -346,21 +474,38 @@ inline kill_and_meet()
    fi
 }
 
+#define left_kernel (killed || stuck)
+
 /* resizing_global_barrier: emitResizeGather, then the kill phase. */
 inline resizing_global_barrier(round)
 {
    arrive();
    decision = 0;
+#ifdef KERNEL_MIXED
+   if
+   :: stuck /* mismatched: did not arrive */
+   :: else ->
+#endif
    if
    :: id == 0 ->
       do
       :: BAR_COUNT >= M -> break
       :: else ->
+#ifdef KERNEL_MIXED
+         r_returned = RETURNED_END;
+         r_stuck = STUCK;
+#endif
          if
-         :: RETURNED_END != 0 -> STUCK = 1; assert(false)
+         :: launch_stuck ->
+            assert(MISMATCH != 0); STUCK = 1; stuck = 1; break
          :: else
          fi
       od;
+#ifdef KERNEL_MIXED
+      if
+      :: stuck
+      :: else ->
+#endif
       assert_all_arrived(gen);
       fork_reserve();
       choose(kills, REQUESTS);
@@ -368,6 +513,9 @@ inline resizing_global_barrier(round)
       FIRST_DOOMED = (m_read > kills -> m_read - kills : 0);
       DECISION = (kills != 0 -> 1 : 0);
       decision = DECISION;
+#if defined(KERNEL_MIXED) && !defined(MUTATE_NO_CLEAR)
+      atomic { SITE_PAR = (gen + 1) % 2; SITE_TAG = 0 };
+#endif
 #ifdef MUTATE_PUBLISH_BEFORE_RELEASE
       fork_publish(round);
       atomic { BAR_GEN++; BAR_COUNT = 0 }
@@ -375,13 +523,33 @@ inline resizing_global_barrier(round)
       atomic { BAR_GEN++; BAR_COUNT = 0 };
       fork_publish(round)
 #endif
+#ifdef KERNEL_MIXED
+      fi
+#endif
    :: else ->
       do
       :: BAR_GEN != gen -> break
-      :: else -> check_not_stuck()
+      :: else ->
+         check_stuck();
+#ifdef KERNEL_MIXED
+         if
+         :: stuck -> break
+         :: else
+         fi
+#endif
       od;
+#ifdef KERNEL_MIXED
+      if
+      :: !stuck -> decision = DECISION
+      :: else
+      fi
+#else
       decision = DECISION
+#endif
    fi;
+#ifdef KERNEL_MIXED
+   fi;
+#endif
    waits_at[id] = 0;
 #ifdef MUTATE_STALE_M
    atomic {
@@ -403,7 +571,9 @@ inline run_group(start, resumed)
 {
    round = start;
    killed = 0;
+   stuck = 0;
 #ifdef KERNEL_STEAL
+   call = CALL_GLOBAL;
    if
    :: resumed -> goto at_fork_point
    :: else
@@ -423,7 +593,49 @@ at_fork_point:
    :: else -> break
    od;
 #endif
+#ifdef KERNEL_MIXED
+   if
+   :: resumed -> goto at_mixed_join
+   :: else
+   fi;
+   do
+   :: round < ROUNDS ->
+      /* The work-group's own choice of call (data-dependent). */
+      if
+      :: call = CALL_GLOBAL
+#ifdef MIX_RESIZE
+      :: call = CALL_RESIZING
+#else
+      :: call = CALL_GLOBAL_2
+#endif
+      fi;
+      if
+      :: call == CALL_RESIZING ->
+         resizing_global_barrier(round);
+         if
+         :: false ->
+at_mixed_join:
+            /* Forked by a resizing barrier that kills: joins its kill phase. */
+            call = CALL_RESIZING;
+            decision = DECISION;
+            if
+            :: decision -> kill_and_meet()
+            :: else
+            fi
+         :: else
+         fi
+      :: else -> global_barrier()
+      fi;
+      if
+      :: left_kernel -> break
+      :: else
+      fi;
+      round++
+   :: else -> break
+   od;
+#endif
 #ifdef KERNEL_RESIZE
+   call = CALL_RESIZING;
    if
    :: resumed -> goto at_join
    :: else
@@ -444,7 +656,7 @@ at_join:
       :: else
       fi;
       if
-      :: killed -> break
+      :: left_kernel -> break
       :: else
       fi;
 at_continuation:
@@ -462,9 +674,10 @@ at_continuation:
    od;
 #endif
    if
-   :: !killed ->
+   :: !left_kernel ->
       /* recordReturn */
       atomic { RETURNED_END = (RETURNED_END > id + 1 -> RETURNED_END : id + 1); wg[id] = LEFT }
+   :: stuck -> wg[id] = LEFT  /* left at a stuck barrier: no return */
    :: else
    fi
 }
@@ -505,7 +718,8 @@ proctype unit(byte u)
 {
    byte id, round, start, i, m_read, requests, accept, offers, bound, k, base;
    byte gen, state_gen, state_count, kills, decision, old_gen;
-   bit claimed, killed, doomed, resumed;
+   byte call, s_tag, r_returned, r_stuck;
+   bit claimed, killed, doomed, resumed, s_par, tagged, mismatched, stuck;
 end_idle:
    do
    :: task[u] == GROUP ->

@@ -85,23 +85,31 @@ public:
    }
 
    // True: the barrier can never complete, and the work-group must return.
-   bool global_barrier() { return leave_if(__ck_global_barrier(ctx(), id_, site, line)); }
+   // `call` and `call_line` name the barrier call, as the compiler does.
+   bool global_barrier(uint32_t call = site, uint32_t call_line = line)
+   {
+      return leave_if(__ck_global_barrier(ctx(), id_, call, call_line));
+   }
 
    // True: killed (or stuck). Work-groups forked here start at resume_id
-   // and call join_resizing_barrier().
+   // and call join_resizing_barrier() with the same call.
    template <typename Record>
-   bool resizing_global_barrier(uint32_t resume_id, const Record &transmit)
+   bool resizing_global_barrier(uint32_t resume_id, const Record &transmit, uint32_t call = site,
+                                uint32_t call_line = line)
    {
       uint32_t first, forks;
-      const uint32_t decision = __ck_resize_gather(ctx(), id_, site, line, &first, &forks);
+      const uint32_t decision = __ck_resize_gather(ctx(), id_, call, call_line, &first, &forks);
       publish(first, forks, resume_id, transmit);
       if (decision == CK_RESIZE_STUCK)
          return leave_if(true);
-      return decision != 0 && join_resizing_barrier();
+      return decision != 0 && join_resizing_barrier(call, call_line);
    }
 
    // The rest of a resizing barrier, from where forked work-groups join it.
-   bool join_resizing_barrier() { return leave_if(__ck_resize_join(ctx(), id_, site, line)); }
+   bool join_resizing_barrier(uint32_t call = site, uint32_t call_line = line)
+   {
+      return leave_if(__ck_resize_join(ctx(), id_, call, call_line));
+   }
 
    // The kill phase alone (kernel_side.h).
    bool resize_kills() { return leave_if(__ck_resize_kills(ctx(), id_)); }

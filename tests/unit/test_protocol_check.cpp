@@ -2,7 +2,8 @@
 // protocol_check.cpp): a trace that the rules allow passes, and each step
 // that no rule allows is caught, with the reason. The stress and scheduler
 // tests run every launch with the check on.
-// covers: 10.1-returned-stays-active 10.1-stuck-detected 10.3-kill-top-only 15-ck-check
+// covers: 10.1-mismatch-detected 10.1-returned-stays-active 10.1-stuck-detected 10.3-kill-top-only
+// covers: 15-ck-check
 
 #include "protocol_check.hpp"
 
@@ -143,6 +144,51 @@ TEST(ProtocolCheck, StuckNeedsAReturnedWorkGroup)
                 .find("no work-group has returned"),
              std::string::npos);
    EXPECT_NE(error_of(allowed, shape, true).find("no work-group found"), std::string::npos);
+}
+
+ProtocolEvent mismatch(uint32_t group, uint32_t site, uint32_t other)
+{
+   return {CK_EVENT_MISMATCH, group, site, other};
+}
+
+// A work-group that reaches another barrier call than those waiting does
+// not arrive and leaves; the barrier is then stuck for the others.
+TEST(ProtocolCheck, AMismatchLeavesTheBarrierStuck)
+{
+   EXPECT_EQ(error_of({start(0), start(1), arrive(0, 0), mismatch(1, resizing_site, barrier_site),
+                       exit_(1), stuck(0, 0), exit_(0)},
+                      {2, 2}, true),
+             "");
+   // Those that waited may have found the barrier stuck and left before a
+   // later work-group reaches another call: the barrier keeps its call.
+   EXPECT_EQ(error_of({start(0), start(1), start(2), arrive(0, 0),
+                       mismatch(1, resizing_site, barrier_site), exit_(1), stuck(0, 0), exit_(0),
+                       mismatch(2, resizing_site, barrier_site), exit_(2)},
+                      {3, 3}, true),
+             "");
+   // The mismatch must name the call the others wait at, and differ from it.
+   EXPECT_NE(error_of({start(0), start(1), arrive(0, 0), mismatch(1, resizing_site, 7)}, {2, 2},
+                      true)
+                .find("while the work-groups wait at"),
+             std::string::npos);
+   EXPECT_NE(error_of({start(0), start(1), arrive(0, 0), mismatch(1, barrier_site, barrier_site)},
+                      {2, 2}, true)
+                .find("while the work-groups wait at"),
+             std::string::npos);
+   // Nobody waits yet: the first arrival tags the barrier.
+   EXPECT_NE(error_of({start(0), start(1), mismatch(1, resizing_site, barrier_site)}, {2, 2}, true)
+                .find("where no work-group waits"),
+             std::string::npos);
+   // The launch must report it.
+   EXPECT_NE(error_of({start(0), start(1), arrive(0, 0), mismatch(1, resizing_site, barrier_site),
+                       exit_(1), stuck(0, 0), exit_(0)},
+                      {2, 2}, false)
+                .find("does not report"),
+             std::string::npos);
+   // A barrier stuck with neither a return nor a mismatch is still wrong.
+   EXPECT_NE(error_of({start(0), start(1), arrive(0, 0), stuck(0, 0)}, {2, 2}, true)
+                .find("no work-group has returned or reached another barrier call"),
+             std::string::npos);
 }
 
 TEST(ProtocolCheck, EveryWorkGroupLeavesProperly)
