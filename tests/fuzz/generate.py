@@ -600,7 +600,10 @@ class Gen:
             b = self.pick(["global_barrier();", "resizing_global_barrier();"])
             before = [f"if (get_group_id(0) == 0u)", f"   {b} {M}"]
         elif k == "transmit-nested":
-            before = ["{", f"   transmit uint nested = k0; {M}", "   res[1] = nested;", "}"]
+            # inside control flow: what the compiler checks (a plain nested
+            # block before any control flow is accepted: tests/fuzz/known/)
+            before = [f"if (k0 != {self.r.getrandbits(32)}u) {{ {M}", f"   transmit uint nested = k0; {M}",
+                      "   res[1] = nested;", "}"]
         elif k == "transmit-over-limit":
             room = 248 - self.transmit_bytes
             n = room // 16 + 2
@@ -615,7 +618,7 @@ class Gen:
         elif k == "unreachable-builtin":
             funcs = ["void never_called(void)", "{", f"   request_fork(); {M}", "}"]
         elif k == "recursion":
-            funcs = ["void rec(global uint *res, uint n)", "{",
+            funcs = [f"void rec(global uint *res, uint n) {M}", "{",
                      "   if (n > 0u)", "      rec(res, n - 1u);", f"   offer_kill(); {M}", "}"]
             before = ["rec(res, 2u);"]
         return before, after, funcs, decl
