@@ -399,10 +399,8 @@ class Fuzzer:
             print(msg, flush=True)
 
     # one program, every configuration: returns a list of findings
-    def check_program(self, seed, size, drop=(), only=None, mutate=None):
-        src, info = generate.generate(seed, size, drop)
-        if mutate:
-            src = mutate(src)
+    def check_program(self, seed, size, drop=(), only=None, mutation=None):
+        src, info = generate.generate(seed, size, drop, mutation=mutation)
         rng = random.Random(seed)
         results = []  # (config, groups, answer)
         findings = []
@@ -446,6 +444,38 @@ class Fuzzer:
                                      "reference": f"{ref[0].name} N={ref[1]}",
                                      "detail": first_difference(ans, ref[2])})
         return src, info, findings
+
+    def self_test(self):
+        """The oracle must be able to fail: a program made nondeterministic
+        must show a mismatch, one made to spin for ever a hang, and a valid
+        statement that claims to break a rule a wrong diagnostic."""
+        ok = True
+        for c in self.configs:
+            c.worker.start()
+        _, _, f = self.check_program(1, 1, mutation="nondeterministic")
+        got = sum(1 for x in f if x["kind"] == "mismatch")
+        print(f"self-test: nondeterministic program: {got} mismatches (want > 0)")
+        ok &= got > 0
+        mesa = next(c.name for c in self.configs if not c.reference)
+        saved = self.a.run_timeout
+        self.a.run_timeout = min(saved, 10)
+        _, _, f = self.check_program(1, 1, only={mesa: [2]}, mutation="hang")
+        self.a.run_timeout = saved
+        got = sum(1 for x in f if x["kind"] == "hang")
+        print(f"self-test: spinning program on {mesa}: {got} hangs (want 1)")
+        ok &= got == 1
+        _, _, f, n = self.check_invalid(1, 1, "selftest-valid")
+        got = sum(1 for x in f if x["kind"] == "wrong")
+        print(f"self-test: a valid statement claimed invalid: {got} wrong diagnostics of {n} builds "
+              f"(want {n} > 0)")
+        ok &= n > 0 and got == n
+        _, _, f = self.check_program(1, 1)
+        print(f"self-test: the same program unmutated: {len(f)} findings (want 0)")
+        ok &= not f
+        for c in self.configs:
+            c.worker.stop()
+        print(f"self-test: {'PASS' if ok else 'FAIL'}")
+        return 0 if ok else 1
 
     def check_invalid(self, seed, size, kind):
         """Builds the invalid variant once per Mesa frontend: it must fail
@@ -634,6 +664,9 @@ def main():
     ap.add_argument("--shrink-tries", type=int, default=40)
     ap.add_argument("--time-limit", type=float, default=0)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check that the oracle finds a nondeterministic program, a hang and a "
+                    "wrong diagnostic")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.vendors:
@@ -642,7 +675,8 @@ def main():
     for fe in ("clover", "rusticl"):
         if fe in a.platforms and not getattr(a, f"{fe}_icd"):
             ap.error(f"no ICD for {fe}: give --vendors or --{fe}-icd, or leave it out of --platforms")
-    return Fuzzer(a).run()
+    fuzzer = Fuzzer(a)
+    return fuzzer.self_test() if a.self_test else fuzzer.run()
 
 
 if __name__ == "__main__":
