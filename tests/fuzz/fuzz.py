@@ -393,6 +393,7 @@ class Fuzzer:
         self.counts = {"programs": 0, "launches": 0, "builds": 0, "mismatches": 0, "crashes": 0,
                        "hangs": 0, "wrong": 0, "invalid_right": 0, "invalid_wrong": 0}
         self.findings = []
+        self.times = {c.name: [0.0, 0.0] for c in self.configs}
 
     def log(self, msg):
         if not self.a.quiet:
@@ -408,7 +409,9 @@ class Fuzzer:
             if only and c.name not in only:
                 continue
             w = c.worker
+            t0 = time.monotonic()
             answer = w.build(src, self.a.build_timeout)
+            self.times[c.name][0] += time.monotonic() - t0
             self.counts["builds"] += 1
             if "hang" in answer or "crash" in answer or "error" in answer:
                 kind = "hang" if "hang" in answer else "crash"
@@ -427,7 +430,9 @@ class Fuzzer:
             if only and only[c.name]:
                 groups_list = only[c.name]
             for groups in groups_list:
+                t0 = time.monotonic()
                 ans = w.run(info, groups, self.a.run_timeout)
+                self.times[c.name][1] += time.monotonic() - t0
                 self.counts["launches"] += 1
                 if "hang" in ans:
                     findings.append({"kind": "hang", "config": c.name, "groups": groups})
@@ -450,6 +455,9 @@ class Fuzzer:
         must show a mismatch, one made to spin for ever a hang, and a valid
         statement that claims to break a rule a wrong diagnostic."""
         ok = True
+        same = all(generate.generate(s, 3)[0] == generate.generate(s, 3)[0] for s in range(1, 30))
+        print(f"self-test: the generator gives the same program for the same seed: {same}")
+        ok &= same
         for c in self.configs:
             c.worker.start()
         _, _, f = self.check_program(1, 1, mutation="nondeterministic")
@@ -621,6 +629,8 @@ class Fuzzer:
         k = self.counts
         print(f"configurations: {len(self.configs)} ({', '.join(c.name for c in self.configs)})")
         print(f"launches: {k['launches']}, builds: {k['builds']}")
+        print("seconds building / running: " + ", ".join(
+            f"{name} {b:.0f}/{r:.0f}" for name, (b, r) in self.times.items()))
         print(f"invalid variants: {k['invalid_right']} rejected right, {k['invalid_wrong']} wrong")
         print(f"rate: {k['programs'] / minutes if minutes else 0:.2f} programs per minute "
               f"({minutes:.1f} minutes)")

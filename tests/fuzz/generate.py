@@ -101,6 +101,7 @@ class Gen:
         self.r = random.Random(seed * 7919 + size)
         self.seed, self.size, self.drop, self.invalid = seed, size, set(drop), invalid
         self.mutation = mutation
+        self.max_depth = 2 if size <= 2 else 3
         self.next_id = 0
         self.removable = []
         self.structs = []
@@ -213,7 +214,7 @@ class Gen:
         return f"{self.r.randint(0, 99)}u"
 
     def expr(self, ctx, depth=0):
-        if depth >= 3 or self.chance(0.3):
+        if depth >= self.max_depth or self.chance(0.35):
             return self.leaf_expr(ctx)
         a, b = self.expr(ctx, depth + 1), self.expr(ctx, depth + 1)
         form = self.r.randint(0, 14)
@@ -231,7 +232,7 @@ class Gen:
             return f"(({self.expr(ctx, depth + 1)} {self.pick(['<', '>', '==', '!='])} {a}) ? {b} : {self.expr(ctx, depth + 1)})"
         if form == 11:
             return f"{self.pick(['clz', 'abs'])}({a})"
-        if form == 12 and ctx.get("pure_helpers", True):
+        if form == 12 and ctx.get("pure_helpers", True) and self.chance(0.5):
             h = self.pure_helper()
             return f"{h}({a}, {b}, in)"
         return f"({a} + {b})"
