@@ -566,7 +566,8 @@ class Gen:
                    + (f" --drop {','.join(map(str, sorted(self.drop)))}" if self.drop else "")
                    + (f" --invalid {self.invalid}" if self.invalid else "")
                    + (f" --mutation {self.mutation}" if self.mutation else "") + " */")
-        out += open(HEADER).read().splitlines()
+        with open(HEADER) as f:
+            out += f.read().splitlines()
         out += ["/* helpers that hold global barriers take the fallback's sync words too */",
                 "#if defined(cl_ext_cooperative_kernels) && !defined(CK_DEFINE_AWAY)",
                 "#define SYNC_ARG", "#else", "#define SYNC_ARG , ck_sync", "#endif"]
