@@ -184,7 +184,9 @@ class CL:
             gsize, lsize = ctypes.c_size_t(groups * L), ctypes.c_size_t(L)
             event = ctypes.c_void_p()
             start = time.perf_counter()
-            self.check(lib.clEnqueueNDRangeKernel(self.queue, self.kernel, 1, None, ctypes.byref(gsize),
+            offset = ctypes.c_size_t(info.get("offset", 0))
+            self.check(lib.clEnqueueNDRangeKernel(self.queue, self.kernel, 1, ctypes.byref(offset),
+                                                  ctypes.byref(gsize),
                                                   ctypes.byref(lsize), 0, None, ctypes.byref(event)),
                        "clEnqueueNDRangeKernel")
             lib.clWaitForEvents(1, ctypes.byref(event))
@@ -338,7 +340,7 @@ def configs_from_args(a, logdir):
               "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "LP_CL", "RUSTICL_ENABLE"):
         base.pop(k, None)
     configs = []
-    U = a.units
+    U = [int(u) for u in str(a.units).split(",")]
     if a.pocl_icd and "pocl" in a.platforms:
         env = dict(base, OCL_ICD_VENDORS=a.pocl_icd, POCL_CPU_MAX_CU_COUNT=str(a.pocl_units),
                    POCL_MAX_PTHREAD_COUNT=str(a.pocl_units),
@@ -348,18 +350,21 @@ def configs_from_args(a, logdir):
         if fe not in a.platforms:
             continue
         icd = a.clover_icd if fe == "clover" else a.rusticl_icd
-        env = dict(base, OCL_ICD_VENDORS=icd, LP_NUM_THREADS=str(U))
+        env = dict(base, OCL_ICD_VENDORS=icd)
         if fe == "clover":
             env["LP_CL"] = "1"
             if a.pipe_dir:
                 env["GALLIUM_PIPE_SEARCH_DIR"] = a.pipe_dir
         else:
             env["RUSTICL_ENABLE"] = "llvmpipe"
-        for policy in a.policies.split(","):
-            e = dict(env, CK_POLICY=policy)
+        for index, policy in enumerate(a.policies.split(",")):
+            # the policies take the unit counts in turn
+            units = U[index % len(U)]
+            e = dict(env, CK_POLICY=policy, LP_NUM_THREADS=str(units))
             if policy.startswith("random"):
                 e["CK_CHECK"] = "1"
-            configs.append(Config(f"{fe}/{policy}", e, list(range(1, 4 * U + 1))))
+            name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
+            configs.append(Config(name, e, list(range(1, 4 * units + 1))))
     for c in configs:
         c.worker = Worker(c.name, c.env, logdir)
     return configs
@@ -678,8 +683,9 @@ def main():
     ap.add_argument("--pipe-dir", help="GALLIUM_PIPE_SEARCH_DIR for Clover")
     ap.add_argument("--pocl-icd")
     ap.add_argument("--platforms", default="pocl,clover,rusticl")
-    ap.add_argument("--policies", default="never,default,random:1,random:2")
-    ap.add_argument("--units", type=int, default=2, help="llvmpipe compute units (LP_NUM_THREADS)")
+    ap.add_argument("--policies", default="never,default,random:1,random:2,cap:1")
+    ap.add_argument("--units", default="2,3",
+                    help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
     ap.add_argument("--launches", type=int, default=2, help="values of N per configuration")
     ap.add_argument("--build-timeout", type=float, default=180)

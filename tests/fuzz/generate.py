@@ -288,7 +288,8 @@ class Gen:
         if c == 0:
             cond, bit = "get_group_id(0) >= get_num_groups(0)", 1
         elif c == 1:
-            cond, bit = "get_global_id(0) != get_group_id(0) * get_local_size(0) + get_local_id(0)", 2
+            cond, bit = ("get_global_id(0) != get_global_offset(0) + get_group_id(0) * get_local_size(0)"
+                         " + get_local_id(0)"), 2
         elif c == 2:
             cond, bit = "get_global_size(0) != get_num_groups(0) * get_local_size(0)", 4
         else:
@@ -544,7 +545,7 @@ class Gen:
         final_slot = n_slots
         n_slots += 1
         self.slot_ops[final_slot] = "xor"
-        fin = ["if (get_global_id(0) == 0) {", "   uint h = 0;"]
+        fin = ["if (get_group_id(0) == 0 && get_local_id(0) == 0) {", "   uint h = 0;"]
         for name, t in self.transmits:
             for path, base in t.leaves:
                 if base == "ptr":
@@ -598,6 +599,9 @@ class Gen:
             "slot_init": {str(s): OP_INIT[op] for s, op in self.slot_ops.items()},
             "removable": self.removable, "transmit_bytes": self.transmit_bytes,
             "in_seed": self.seed,
+            # a global work offset for some launches (kept in every
+            # work-group, forked ones too)
+            "offset": self.pick([0, 0, self.L * self.r.randint(1, 9), self.r.randint(1, 1000)]),
         }
         if self.invalid:
             rule, fails = {**INVALID_KINDS, **SELFTEST_KINDS}[self.invalid]
