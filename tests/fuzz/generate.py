@@ -488,6 +488,25 @@ class Gen:
         lines.append(self.pick(["global_barrier();", "resizing_global_barrier();"]))
         return lines
 
+    def tail_code(self):
+        """After the last global barrier: some work-groups (never 0, which
+        hashes the transmit variables at the end) return early, and the
+        others share a last phase of work with work-group builtins only (a
+        returned work-group stays active, so no global barrier may follow;
+        kills stop at it)."""
+        earlier = [s for slots in self.phase_slots for s in slots]
+        self.phase_slots.append([])
+        self.phase += 1
+        counter = self.counter
+        self.counter += 4
+        lines = [f"if (get_group_id(0) != 0 && ((get_group_id(0) ^ k{self.r.randint(0, 1)}) & "
+                 f"{self.pick([1, 2, 3])}u))",
+                 "   return;"]
+        lines += self.work_loop(earlier, f"{counter}u", None)
+        for _ in range(self.r.randint(0, 2)):
+            lines += self.sync_stmt("wg")
+        return lines
+
     # ------------------------------------------------------------ program
     def generate(self):
         r = self.r
@@ -519,6 +538,8 @@ class Gen:
                 body.append("}")
             else:
                 body += self.phase_code(None)
+        if r.random() < 0.4:
+            body += self.tail_code()
         self.loops = loops
         self.item_base = self.next_slot
         n_slots = self.next_slot
