@@ -67,6 +67,8 @@ INVALID_KINDS = {
     "undefined-after-fork": ("[undefined after fork]", False),
     "unreachable-builtin": ("[unreachable builtin]", True),
     "recursion": ("[recursion]", True),
+    "transmit-in-helper": ("[transmit]", True),
+    "divergent-moved": ("[workgroup-uniform control flow]", True),
 }
 # For the fuzzer's self-test only: a valid statement that claims a rule, so
 # the invalid-variant check must report a wrong diagnostic.
@@ -580,6 +582,20 @@ class Gen:
         inv_before, inv_after, extra_funcs, extra_decl = [], [], [], []
         if self.invalid:
             inv_before, inv_after, extra_funcs, extra_decl = self.invalid_code()
+        if self.invalid == "divergent-moved":
+            # one of the program's own builtin calls, moved under a local-id
+            # condition
+            calls = [i for i, l in enumerate(body)
+                     if l.strip() in ("offer_kill();", "request_fork();", "global_barrier();",
+                                      "resizing_global_barrier();")]
+            if calls:
+                i = self.pick(calls)
+                indent = body[i][:len(body[i]) - len(body[i].lstrip())]
+                body[i:i + 1] = [f"{indent}if (get_local_id(0) + 1u < get_local_size(0) || "
+                                 f"get_local_size(0) == 1u) /*INVALID*/",
+                                 f"{indent}   {body[i].strip()} /*INVALID*/"]
+            else:
+                inv_before = ["if (get_local_id(0) < 1u) /*INVALID*/", "   offer_kill(); /*INVALID*/"]
         mutated = MUTATIONS[self.mutation] if self.mutation else []
         body_lines = (["   " + l for l in self.locals + decl + extra_decl + init + mutated + inv_before + body
                        + inv_after + fin])
@@ -661,6 +677,13 @@ class Gen:
                       f"atomic_add(&res[1], cached); {M}"]
         elif k == "unreachable-builtin":
             funcs = ["void never_called(void)", "{", f"   request_fork(); {M}", "}"]
+        elif k == "transmit-in-helper":
+            funcs = ["void with_transmit(global uint *res, uint k)", "{",
+                     f"   transmit uint carried; {M}", "   carried = k;", "   request_fork();",
+                     "   atomic_add(&res[1], 0u * carried);", "}"]
+            before = ["with_transmit(res, k0);"]
+        elif k == "divergent-moved":
+            pass  # done on the body in generate()
         elif k == "selftest-valid":
             before = [f"res[1] = k0; {M}"]
         elif k == "recursion":
