@@ -69,7 +69,7 @@ cmd_fuzz() {
 # oracle must catch a nondeterministic program, a hang and a wrong
 # diagnostic), then fixed seeds on PoCL and both frontends. Adds to
 # TOTAL_PASSED/TOTAL_FAILED; a platform that is missing fails (no skip).
-CK_FUZZ_TEST_ARGS=(--count 5 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
+CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
                    --policies default,random:7)
 run_fuzz_suite() {
    local out=$CK_BUILD/fuzz-test paths rc
