@@ -293,7 +293,10 @@ class Gen:
             cond, bit = ("get_global_id(0) != get_global_offset(0) + get_group_id(0) * get_local_size(0)"
                          " + get_local_id(0)"), 2
         elif c == 2:
-            cond, bit = "get_global_size(0) != get_num_groups(0) * get_local_size(0)", 4
+            # M may change between two calls (other work-groups' kills and
+            # forks), so the two are not compared with each other
+            cond, bit = ("get_global_size(0) % get_local_size(0) != 0u || get_global_size(0) < "
+                         "(get_group_id(0) + 1u) * get_local_size(0)"), 4
         else:
             cond, bit = f"get_local_size(0) != {self.L}u || get_local_id(0) >= {self.L}u", 8
         return [f"if ({cond})", f"   atomic_or(&{res}[0], {bit}u);"]
