@@ -687,7 +687,9 @@ def main():
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
-    ap.add_argument("--launches", type=int, default=2, help="values of N per configuration")
+    ap.add_argument("--launches", type=int, default=4,
+                    help="values of N per configuration (a launch takes milliseconds; the compile "
+                    "at the first one most of the time)")
     ap.add_argument("--build-timeout", type=float, default=180)
     ap.add_argument("--run-timeout", type=float, default=60)
     ap.add_argument("--confirm", type=float, default=300,

@@ -407,7 +407,7 @@ class Gen:
     def work_loop(self, earlier, counter_expr, loop_var):
         ctx = {"atoms": ["item", "item", "lid"] + ([loop_var] if loop_var else []),
                "earlier": earlier, "earlier_phases": list(range(self.phase - 1))}
-        tasks = self.r.randint(0, 4 + 4 * self.size)
+        tasks = self.r.randint(0, 8 + 12 * self.size)
         lines = []
         if self.chance(0.6):  # a whole group per task, broadcast by work-item 0
             ctx["group"] = True
@@ -425,7 +425,7 @@ class Gen:
                       f"      uint item = {t} * {self.L}u + lid;"]
             lines += ["      " + l for l in self.task_body(ctx)]
             lines.append("   }")
-            for _ in range(self.r.randint(0, 2)):
+            for _ in range(self.r.randint(1, 3)):  # kill and fork points between tasks
                 lines += ["   " + l for l in self.sync_stmt("wg")]
             lines.append("}")
         else:  # each work-item takes items on its own (divergent loop)
