@@ -222,7 +222,16 @@ def worker():
             if "source" in request:
                 reply(cl.build(request["source"]))
             else:
-                reply(cl.run(request["info"], request["groups"]))
+                # the launch `repeats` times (a race may show once in a
+                # thousand): the first answer that differs from the first
+                first = cl.run(request["info"], request["groups"])
+                answer = first
+                for i in range(1, request.get("repeats", 1)):
+                    again = cl.run(request["info"], request["groups"])
+                    if memory_digest(again) != memory_digest(first):
+                        answer = dict(again, varied=i)
+                        break
+                reply(answer)
         except Exception as e:  # noqa: BLE001
             reply({"error": str(e)})
     return 0
@@ -309,8 +318,9 @@ class Worker:
         self.source = source if answer.get("built") else None
         return answer
 
-    def run(self, info, groups, timeout):
-        return self.request({"info": info, "groups": groups}, timeout)
+    def run(self, info, groups, timeout, repeats=1):
+        return self.request({"info": info, "groups": groups, "repeats": repeats},
+                            timeout + 0.2 * repeats)
 
 
 def make_icd(out, name, vendors_dir, pattern):
@@ -399,6 +409,7 @@ class Fuzzer:
                        "hangs": 0, "wrong": 0, "invalid_right": 0, "invalid_wrong": 0, "slow": 0}
         self.findings = []
         self.times = {c.name: [0.0, 0.0] for c in self.configs}
+        self.repeats = a.repeats
 
     def log(self, msg):
         if not self.a.quiet:
@@ -439,7 +450,7 @@ class Fuzzer:
                 # has the build's time too
                 timeout = self.a.run_timeout + (self.a.build_timeout if index == 0 else 0)
                 t0 = time.monotonic()
-                ans = w.run(info, groups, timeout)
+                ans = w.run(info, groups, timeout, 1 if c.reference else self.repeats)
                 self.times[c.name][1] += time.monotonic() - t0
                 self.counts["launches"] += 1
                 if "hang" in ans and self.a.confirm:
@@ -467,7 +478,8 @@ class Fuzzer:
                 if memory_digest(ans) != memory_digest(ref[2]):
                     findings.append({"kind": "mismatch", "config": c.name, "groups": groups,
                                      "reference": f"{ref[0].name} N={ref[1]}",
-                                     "detail": first_difference(ans, ref[2])})
+                                     "detail": first_difference(ans, ref[2])
+                                     + (f" (at repeat {ans['varied']})" if "varied" in ans else "")})
         return src, info, findings
 
     def self_test(self):
@@ -571,7 +583,11 @@ class Fuzzer:
         def still(dropped):
             nonlocal tries
             tries += 1
-            _, _, fs = self.check_program(seed, size, dropped, only=only)
+            self.repeats = self.a.shrink_repeats
+            try:
+                _, _, fs = self.check_program(seed, size, dropped, only=only)
+            finally:
+                self.repeats = self.a.repeats
             return any(f["kind"] == finding["kind"] and f["config"] == finding["config"] for f in fs)
 
         chunk = max(1, len(items) // 2)
@@ -664,6 +680,27 @@ class Fuzzer:
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         return worker()
+    if len(sys.argv) > 1 and sys.argv[1] == "--run-file":
+        # --run-file FILE.cl GROUPS LOCAL REPEATS: a saved or hand-reduced
+        # kernel `fuzz` with the generator's arguments, launched REPEATS
+        # times on the platform the environment selects (triage)
+        cl = CL()
+        answer = cl.build(open(sys.argv[2]).read())
+        if not answer["built"]:
+            print(answer["log"])
+            return 1
+        groups, local, repeats = map(int, sys.argv[3:6])
+        info = {"res_words": 64, "slot_init": {}, "in_words": generate.D_WORDS,
+                "in": generate.input_words(1), "counters": 64, "out_words": 64 * generate.MAX_PHASES,
+                "k0": 1, "k1": 2, "local_size": local}
+        first = cl.run(info, groups)
+        for i in range(1, repeats):
+            again = cl.run(info, groups)
+            if memory_digest(again) != memory_digest(first):
+                print(f"launch {i + 1} differs from the first: {first_difference(again, first)}")
+                return 1
+        print(f"{repeats} launches, the same memory")
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
         # --build-only FILE: build FILE on the platform the environment selects
         cl = CL()
@@ -698,6 +735,10 @@ def main():
     ap.add_argument("--invalid-every", type=int, default=3)
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--shrink-tries", type=int, default=40)
+    ap.add_argument("--repeats", type=int, default=10,
+                    help="each Mesa launch runs this many times in a row (races are rare)")
+    ap.add_argument("--shrink-repeats", type=int, default=400,
+                    help="launches per try while shrinking (a rare race must show again)")
     ap.add_argument("--time-limit", type=float, default=0)
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--self-test", action="store_true",
