@@ -246,6 +246,7 @@ class Worker:
         self.buffer = b""
         self.hello = None
         self.source = None
+        self.wanted = (None, 0)
         self.errfile = os.path.join(logdir, f"worker-{name.replace(':', '_').replace('/', '_')}.stderr")
 
     def start(self):
@@ -314,11 +315,18 @@ class Worker:
         return {"crash": f"worker exited with {rc}", "stderr": tail}
 
     def build(self, source, timeout):
+        self.wanted = (source, timeout)
         answer = self.request({"source": source}, timeout)
         self.source = source if answer.get("built") else None
         return answer
 
     def run(self, info, groups, timeout, repeats=1):
+        if self.proc is None or self.source != self.wanted[0]:
+            # a new worker after a crash or a hang: the program again first
+            answer = self.build(*self.wanted)
+            if not answer.get("built"):
+                return answer if ("hang" in answer or "crash" in answer) else \
+                    {"crash": "the program did not build again in a new worker", "detail": answer}
         return self.request({"info": info, "groups": groups, "repeats": repeats},
                             timeout + 0.2 * repeats)
 
