@@ -335,8 +335,19 @@ class Gen:
         elif c == "query-loop":  # ask, and give back as many as asked (bounded)
             out = [f"for (uint q = 0; q < min(query_kill_count(), {self.r.randint(1, 4)}u); ++q)",
                    "   offer_kill();"]
+        elif c == "query-last" and in_helper:
+            out = ["if (query_kill_count() > 0u)", "   offer_kill();"]
         elif c == "query-last":
-            out = ["if (query_kill_count() > 0u && get_group_id(0) + 1u == get_num_groups(0))",
+            # get_num_groups(0) can change between two work-items' calls
+            # (other work-groups' kills and forks), so "am I the last?" is
+            # decided by work-item 0 and broadcast (docs/fuzzing.md)
+            v = f"ql{len(self.locals)}"
+            self.locals.append(f"local uint {v};")
+            out = ["barrier(CLK_LOCAL_MEM_FENCE);",
+                   "if (get_local_id(0) == 0)",
+                   f"   {v} = get_group_id(0) + 1u == get_num_groups(0);",
+                   "barrier(CLK_LOCAL_MEM_FENCE);",
+                   f"if (query_kill_count() > 0u && {v})",
                    "   offer_kill();"]
         elif c == "invariant":
             out = self.invariant_check()
