@@ -18,7 +18,10 @@ Builds if needed, then runs every test the project has:
      _build/ck/tests/cooperative_kernels.xml.gz, which holds every test of
      meson's opencl suite (piglit-format .cl tests and host programs), and
      every test must pass;
-  3. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
+  3. the fuzz suite: the differential fuzzer's self-test (it must catch a
+     nondeterministic program, a hang and a wrong diagnostic), then fixed
+     seeds on PoCL and both frontends (tests/fuzz/, 'tools/ck fuzz');
+  4. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
 Exits non-zero if anything failed, and ends with one 'N passed, N failed' line,
 after the name of each test that failed.
 EOF2
@@ -163,6 +166,8 @@ cmd_test() {
    for frontend in "${CK_FRONTENDS[@]}"; do
       run_extension_profile "$frontend"
    done
+   ensure_pocl
+   run_fuzz_suite
    if [ $piglit -eq 1 ]; then
       for frontend in "${CK_FRONTENDS[@]}"; do
          local log=$CK_BUILD/piglit-gate-$frontend.log rc=0

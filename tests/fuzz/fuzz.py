@@ -1,0 +1,768 @@
+#!/usr/bin/env python3
+"""Differential fuzzer for cooperative kernels (tools/ck fuzz, docs/fuzzing.md).
+
+For each program of tests/fuzz/generate.py (seeds S, S+1, ...):
+
+  * PoCL (the builtins defined away by include/cooperative_kernels.cl.h,
+    persistent threads, N <= its compute units) gives the reference memory;
+  * the patched Mesa runs it through Clover and rusticl, under the policies
+    never, default and random:SEED (those with CK_CHECK=1: every launch's
+    protocol log replayed against the FSE'17 rules), each with N work-groups
+    drawn from 1 .. 4x the compute units;
+  * any final memory (res[] and the per-item area) that differs from the
+    reference is a mismatch; a worker that dies is a crash; a build or a
+    launch that does not answer within its timeout is a hang; a valid
+    program that does not build, or builds with a warning, is a wrong
+    diagnostic;
+  * every --invalid-every'th program also has an invalid variant (one
+    violation of the build rules), which must fail to build (or warn, for
+    `undefined after fork`) naming the rule and a line of the violation.
+
+Each finding is saved under OUT/findings/ with its program, its launch
+description and what happened, and (--shrink) reduced by leaving out the
+generator's removable items one chunk at a time while the same finding
+remains. The last line is
+    fuzz: P programs, M mismatches, C crashes, H hangs, W wrong diagnostics
+and the exit status is 1 on any finding.
+
+OpenCL is called through ctypes in worker processes (this file with
+--worker), one per configuration, so a hang or a crash never blocks the
+fuzzer: the worker is killed and a new one started.
+"""
+import argparse
+import ctypes
+import hashlib
+import json
+import os
+import random
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import generate  # noqa: E402
+
+CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3
+
+
+# ---------------------------------------------------------------- worker
+
+class CL:
+    def __init__(self):
+        lib = ctypes.CDLL("libOpenCL.so.1")
+        self.lib = lib
+        vp, sz, u32, i32 = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_int32
+        P = ctypes.POINTER
+        sig = {
+            "clGetPlatformIDs": (i32, [u32, P(vp), P(u32)]),
+            "clGetPlatformInfo": (i32, [vp, u32, sz, vp, P(sz)]),
+            "clGetDeviceIDs": (i32, [vp, ctypes.c_uint64, u32, P(vp), P(u32)]),
+            "clGetDeviceInfo": (i32, [vp, u32, sz, vp, P(sz)]),
+            "clCreateContext": (vp, [vp, u32, P(vp), vp, vp, P(i32)]),
+            "clCreateCommandQueue": (vp, [vp, vp, ctypes.c_uint64, P(i32)]),
+            "clCreateBuffer": (vp, [vp, ctypes.c_uint64, sz, vp, P(i32)]),
+            "clCreateProgramWithSource": (vp, [vp, u32, P(ctypes.c_char_p), P(sz), P(i32)]),
+            "clBuildProgram": (i32, [vp, u32, P(vp), ctypes.c_char_p, vp, vp]),
+            "clGetProgramBuildInfo": (i32, [vp, vp, u32, sz, vp, P(sz)]),
+            "clCreateKernel": (vp, [vp, ctypes.c_char_p, P(i32)]),
+            "clGetKernelInfo": (i32, [vp, u32, sz, vp, P(sz)]),
+            "clGetKernelWorkGroupInfo": (i32, [vp, vp, u32, sz, vp, P(sz)]),
+            "clSetKernelArg": (i32, [vp, u32, sz, vp]),
+            "clEnqueueReadBuffer": (i32, [vp, vp, u32, sz, sz, vp, u32, vp, vp]),
+            "clEnqueueNDRangeKernel": (i32, [vp, vp, u32, P(sz), P(sz), P(sz), u32, vp, P(vp)]),
+            "clWaitForEvents": (i32, [u32, P(vp)]),
+            "clGetEventInfo": (i32, [vp, u32, sz, vp, P(sz)]),
+            "clReleaseEvent": (i32, [vp]),
+            "clFinish": (i32, [vp]),
+            "clReleaseMemObject": (i32, [vp]),
+            "clReleaseKernel": (i32, [vp]),
+            "clReleaseProgram": (i32, [vp]),
+        }
+        for name, (res, args) in sig.items():
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        count = ctypes.c_uint32()
+        self.check(lib.clGetPlatformIDs(0, None, ctypes.byref(count)), "clGetPlatformIDs")
+        if count.value == 0:
+            raise RuntimeError("no OpenCL platform")
+        platforms = (ctypes.c_void_p * count.value)()
+        self.check(lib.clGetPlatformIDs(count.value, platforms, None), "clGetPlatformIDs")
+        self.platform = platforms[0]
+        device = ctypes.c_void_p()
+        self.check(lib.clGetDeviceIDs(self.platform, 0xFFFFFFFF, 1, ctypes.byref(device), None),
+                   "clGetDeviceIDs")
+        self.device = device
+        err = ctypes.c_int32()
+        self.context = lib.clCreateContext(None, 1, ctypes.byref(device), None, None, ctypes.byref(err))
+        self.check(err.value, "clCreateContext")
+        self.queue = lib.clCreateCommandQueue(self.context, device, 0, ctypes.byref(err))
+        self.check(err.value, "clCreateCommandQueue")
+        self.program = self.kernel = None
+
+    @staticmethod
+    def check(err, what):
+        if err != 0:
+            raise RuntimeError(f"{what} failed ({err})")
+
+    def _string(self, getter, handle, param):
+        size = ctypes.c_size_t()
+        getter(handle, param, 0, None, ctypes.byref(size))
+        buf = ctypes.create_string_buffer(size.value + 1)
+        getter(handle, param, size.value, buf, None)
+        return buf.value.decode(errors="replace")
+
+    def describe(self):
+        cus = ctypes.c_uint32()
+        self.lib.clGetDeviceInfo(self.device, 0x1002, 4, ctypes.byref(cus), None)
+        return {"platform": self._string(self.lib.clGetPlatformInfo, self.platform, 0x0902),
+                "device": self._string(self.lib.clGetDeviceInfo, self.device, 0x102B),
+                "extensions": self._string(self.lib.clGetDeviceInfo, self.device, 0x1030),
+                "compute_units": cus.value}
+
+    def release(self):
+        if self.kernel:
+            self.lib.clReleaseKernel(self.kernel)
+        if self.program:
+            self.lib.clReleaseProgram(self.program)
+        self.program = self.kernel = None
+
+    def build(self, source):
+        self.release()
+        err = ctypes.c_int32()
+        src = ctypes.c_char_p(source.encode())
+        program = self.lib.clCreateProgramWithSource(self.context, 1, ctypes.byref(src), None,
+                                                      ctypes.byref(err))
+        self.check(err.value, "clCreateProgramWithSource")
+        self.program = program
+        rc = self.lib.clBuildProgram(program, 1, ctypes.byref(self.device), b"", None, None)
+        log = self._string(lambda h, p, s, b, r: self.lib.clGetProgramBuildInfo(
+            h, self.device, p, s, b, r), program, 0x1183)
+        if rc != 0:
+            return {"built": False, "rc": rc, "log": log[-6000:]}
+        self.kernel = self.lib.clCreateKernel(program, b"fuzz", ctypes.byref(err))
+        self.check(err.value, "clCreateKernel")
+        nargs = ctypes.c_uint32()
+        self.lib.clGetKernelInfo(self.kernel, 0x1191, 4, ctypes.byref(nargs), None)
+        coop = ctypes.c_uint32()
+        if self.lib.clGetKernelWorkGroupInfo(self.kernel, self.device, 0x4F00, 4,
+                                             ctypes.byref(coop), None) != 0:
+            coop.value = 0
+        self.nargs = nargs.value
+        return {"built": True, "log": log[-6000:], "cooperative": bool(coop.value),
+                "nargs": nargs.value}
+
+    def run(self, info, groups):
+        lib, err = self.lib, ctypes.c_int32()
+        res = (ctypes.c_uint32 * info["res_words"])()
+        for slot, value in info["slot_init"].items():
+            res[int(slot)] = value
+        hosts = [res, (ctypes.c_uint32 * info["in_words"])(*info["in"]),
+                 (ctypes.c_uint32 * info["counters"])(), (ctypes.c_uint32 * info["out_words"])()]
+        if self.nargs == 7:
+            hosts.append((ctypes.c_uint32 * 2)())
+        buffers = []
+        try:
+            for host in hosts:
+                buf = lib.clCreateBuffer(self.context, 1 | 32, ctypes.sizeof(host), host,
+                                         ctypes.byref(err))  # READ_WRITE | COPY_HOST_PTR
+                self.check(err.value, "clCreateBuffer")
+                buffers.append(ctypes.c_void_p(buf))
+            args = [(ctypes.sizeof(b), ctypes.byref(b)) for b in buffers[:4]]
+            k0, k1 = ctypes.c_uint32(info["k0"]), ctypes.c_uint32(info["k1"])
+            args += [(4, ctypes.byref(k0)), (4, ctypes.byref(k1))]
+            if self.nargs == 7:
+                args.append((ctypes.sizeof(buffers[4]), ctypes.byref(buffers[4])))
+            for index, (size, ptr) in enumerate(args):
+                self.check(lib.clSetKernelArg(self.kernel, index, size, ptr), "clSetKernelArg")
+            L = info["local_size"]
+            gsize, lsize = ctypes.c_size_t(groups * L), ctypes.c_size_t(L)
+            event = ctypes.c_void_p()
+            start = time.perf_counter()
+            offset = ctypes.c_size_t(info.get("offset", 0))
+            self.check(lib.clEnqueueNDRangeKernel(self.queue, self.kernel, 1, ctypes.byref(offset),
+                                                  ctypes.byref(gsize),
+                                                  ctypes.byref(lsize), 0, None, ctypes.byref(event)),
+                       "clEnqueueNDRangeKernel")
+            lib.clWaitForEvents(1, ctypes.byref(event))
+            status = ctypes.c_int32()
+            lib.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, 4, ctypes.byref(status), None)
+            lib.clReleaseEvent(event)
+            lib.clFinish(self.queue)
+            seconds = time.perf_counter() - start
+            for index in (0, 3):
+                self.check(lib.clEnqueueReadBuffer(self.queue, buffers[index], 1, 0,
+                                                   ctypes.sizeof(hosts[index]), hosts[index], 0, None,
+                                                   None), "clEnqueueReadBuffer")
+        finally:
+            for buf in buffers:
+                lib.clReleaseMemObject(buf)
+        return {"status": status.value, "res": list(hosts[0]), "out": list(hosts[3]),
+                "seconds": seconds}
+
+
+def worker():
+    def reply(obj):
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+    try:
+        cl = CL()
+        reply({"hello": cl.describe()})
+    except Exception as e:  # noqa: BLE001 - reported to the parent
+        reply({"error": str(e)})
+        return 1
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            if "source" in request:
+                reply(cl.build(request["source"]))
+            else:
+                # the launch `repeats` times (a race may show once in a
+                # thousand): the first answer that differs from the first
+                first = cl.run(request["info"], request["groups"])
+                answer = first
+                for i in range(1, request.get("repeats", 1)):
+                    again = cl.run(request["info"], request["groups"])
+                    if memory_digest(again) != memory_digest(first):
+                        answer = dict(again, varied=i)
+                        break
+                reply(answer)
+        except Exception as e:  # noqa: BLE001
+            reply({"error": str(e)})
+    return 0
+
+
+# ---------------------------------------------------------------- parent
+
+class Worker:
+    def __init__(self, name, env, logdir):
+        self.name, self.env, self.logdir = name, env, logdir
+        self.proc = None
+        self.buffer = b""
+        self.hello = None
+        self.source = None
+        self.wanted = (None, 0)
+        self.errfile = os.path.join(logdir, f"worker-{name.replace(':', '_').replace('/', '_')}.stderr")
+
+    def start(self):
+        self.stop()
+        self.err = open(self.errfile, "wb")
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
+                                     env=self.env, start_new_session=True)
+        self.buffer = b""
+        self.source = None
+        answer = self.request(None, 120)
+        if not answer or "hello" not in answer:
+            raise SystemExit(f"fuzz: the OpenCL worker for {self.name} did not start: {answer} "
+                             f"{self.stderr_tail()}")
+        self.hello = answer["hello"]
+
+    def stderr_tail(self, n=3000):
+        try:
+            with open(self.errfile, "rb") as f:
+                return f.read()[-n:].decode(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+            self.proc = None
+            self.err.close()
+
+    def request(self, obj, timeout):
+        """One reply, or {'hang': True} on timeout, {'crash': ...} if the worker died."""
+        if self.proc is None:
+            self.start()
+        if obj is not None:
+            try:
+                self.proc.stdin.write((json.dumps(obj) + "\n").encode())
+                self.proc.stdin.flush()
+            except BrokenPipeError:
+                return self._died()
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.stop()
+                return {"hang": True}
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return self._died()
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def _died(self):
+        rc = self.proc.wait()
+        tail = self.stderr_tail()
+        self.proc = None
+        self.err.close()
+        return {"crash": f"worker exited with {rc}", "stderr": tail}
+
+    def build(self, source, timeout):
+        self.wanted = (source, timeout)
+        answer = self.request({"source": source}, timeout)
+        self.source = source if answer.get("built") else None
+        return answer
+
+    def run(self, info, groups, timeout, repeats=1):
+        if self.proc is None or self.source != self.wanted[0]:
+            # a new worker after a crash or a hang: the program again first
+            answer = self.build(*self.wanted)
+            if not answer.get("built"):
+                return answer if ("hang" in answer or "crash" in answer) else \
+                    {"crash": "the program did not build again in a new worker", "detail": answer}
+        return self.request({"info": info, "groups": groups, "repeats": repeats},
+                            timeout + 0.2 * repeats)
+
+
+def make_icd(out, name, vendors_dir, pattern):
+    """An ICD directory that names only the vendors files of `vendors_dir`
+    whose name matches `pattern`."""
+    d = os.path.join(out, "icd", name)
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    found = False
+    for f in sorted(os.listdir(vendors_dir)):
+        if f.endswith(".icd") and re.search(pattern, f):
+            shutil.copy(os.path.join(vendors_dir, f), d)
+            found = True
+    return d if found else None
+
+
+class Config:
+    def __init__(self, name, env, groups_choices, reference=False):
+        self.name, self.env, self.groups_choices, self.reference = name, env, groups_choices, reference
+        self.worker = None
+
+
+def configs_from_args(a, logdir):
+    base = dict(os.environ)
+    for k in ("CK_POLICY", "CK_CHECK", "CK_TRACE", "CK_STATS", "CK_CAP_FILE", "LP_NUM_THREADS",
+              "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "LP_CL", "RUSTICL_ENABLE"):
+        base.pop(k, None)
+    configs = []
+    U = [int(u) for u in str(a.units).split(",")]
+    if a.pocl_icd and "pocl" in a.platforms:
+        env = dict(base, OCL_ICD_VENDORS=a.pocl_icd, POCL_CPU_MAX_CU_COUNT=str(a.pocl_units),
+                   POCL_MAX_PTHREAD_COUNT=str(a.pocl_units),
+                   POCL_CACHE_DIR=os.path.join(a.out, "pocl-cache"))
+        configs.append(Config("pocl", env, list(range(1, a.pocl_units + 1)), reference=True))
+    for fe in ("clover", "rusticl"):
+        if fe not in a.platforms:
+            continue
+        icd = a.clover_icd if fe == "clover" else a.rusticl_icd
+        env = dict(base, OCL_ICD_VENDORS=icd)
+        if fe == "clover":
+            env["LP_CL"] = "1"
+            if a.pipe_dir:
+                env["GALLIUM_PIPE_SEARCH_DIR"] = a.pipe_dir
+        else:
+            env["RUSTICL_ENABLE"] = "llvmpipe"
+        for index, policy in enumerate(a.policies.split(",")):
+            # the policies take the unit counts in turn
+            units = U[index % len(U)]
+            e = dict(env, CK_POLICY=policy, LP_NUM_THREADS=str(units))
+            if policy.startswith("random"):
+                e["CK_CHECK"] = "1"
+            name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
+            configs.append(Config(name, e, list(range(1, 4 * units + 1))))
+    for c in configs:
+        c.worker = Worker(c.name, c.env, logdir)
+    return configs
+
+
+def memory_digest(answer):
+    return hashlib.sha1(json.dumps([answer["status"], answer["res"], answer["out"]]).encode()).hexdigest()[:12]
+
+
+def first_difference(a, b):
+    if a["status"] != b["status"]:
+        return f"status {a['status']} vs {b['status']}"
+    for area in ("res", "out"):
+        for i, (x, y) in enumerate(zip(a[area], b[area])):
+            if x != y:
+                return f"{area}[{i}] = {x:#x}, reference {y:#x}"
+    return "no difference"
+
+
+VALID_WARNING = re.compile(r"\[undefined after fork\]|\[workgroup-uniform|\[kernel-uniform|\[transmit\]")
+
+
+class Fuzzer:
+    def __init__(self, a):
+        self.a = a
+        self.out = a.out
+        os.makedirs(os.path.join(self.out, "findings"), exist_ok=True)
+        self.logdir = os.path.join(self.out, "logs")
+        os.makedirs(self.logdir, exist_ok=True)
+        self.configs = configs_from_args(a, self.logdir)
+        self.counts = {"programs": 0, "launches": 0, "builds": 0, "mismatches": 0, "crashes": 0,
+                       "hangs": 0, "wrong": 0, "invalid_right": 0, "invalid_wrong": 0, "slow": 0}
+        self.findings = []
+        self.times = {c.name: [0.0, 0.0] for c in self.configs}
+        self.repeats = a.repeats
+
+    def log(self, msg):
+        if not self.a.quiet:
+            print(msg, flush=True)
+
+    # one program, every configuration: returns a list of findings
+    def check_program(self, seed, size, drop=(), only=None, mutation=None):
+        src, info = generate.generate(seed, size, drop, mutation=mutation)
+        rng = random.Random(seed)
+        results = []  # (config, groups, answer)
+        findings = []
+        for c in self.configs:
+            if only and c.name not in only:
+                continue
+            w = c.worker
+            t0 = time.monotonic()
+            answer = w.build(src, self.a.build_timeout)
+            self.times[c.name][0] += time.monotonic() - t0
+            self.counts["builds"] += 1
+            if "hang" in answer or "crash" in answer or "error" in answer:
+                kind = "hang" if "hang" in answer else "crash"
+                findings.append({"kind": kind, "config": c.name, "what": "build",
+                                 "detail": answer})
+                continue
+            if not answer["built"]:
+                findings.append({"kind": "wrong", "config": c.name,
+                                 "what": "a valid program did not build", "detail": answer["log"]})
+                continue
+            if not c.reference and VALID_WARNING.search(answer["log"]):
+                findings.append({"kind": "wrong", "config": c.name,
+                                 "what": "a valid program built with a cooperative-kernel warning",
+                                 "detail": answer["log"]})
+            groups_list = sorted(set(rng.sample(c.groups_choices, min(self.a.launches, len(c.groups_choices)))))
+            if only and only[c.name]:
+                groups_list = only[c.name]
+            for index, groups in enumerate(groups_list):
+                # llvmpipe compiles the kernel at its first launch: that one
+                # has the build's time too
+                timeout = self.a.run_timeout + (self.a.build_timeout if index == 0 else 0)
+                t0 = time.monotonic()
+                ans = w.run(info, groups, timeout, 1 if c.reference else self.repeats)
+                self.times[c.name][1] += time.monotonic() - t0
+                self.counts["launches"] += 1
+                if "hang" in ans and self.a.confirm:
+                    # on a loaded machine a launch can be slow: again, in a
+                    # new worker, with --confirm seconds
+                    w.build(src, self.a.build_timeout)
+                    t0 = time.monotonic()
+                    ans = w.run(info, groups, self.a.confirm)
+                    self.times[c.name][1] += time.monotonic() - t0
+                    self.counts["slow"] += "hang" not in ans
+                    if "hang" not in ans:
+                        self.log(f"  slow: seed {seed} on {c.name} N={groups} ended only within "
+                                 f"{self.a.confirm} s")
+                if "hang" in ans:
+                    findings.append({"kind": "hang", "config": c.name, "groups": groups,
+                                     "timeout": self.a.confirm or timeout})
+                    continue
+                if "crash" in ans or "error" in ans:
+                    findings.append({"kind": "crash", "config": c.name, "groups": groups, "detail": ans})
+                    continue
+                results.append((c, groups, ans))
+        if results:
+            ref = next((r for r in results if r[0].reference), results[0])
+            for c, groups, ans in results:
+                if memory_digest(ans) != memory_digest(ref[2]):
+                    findings.append({"kind": "mismatch", "config": c.name, "groups": groups,
+                                     "reference": f"{ref[0].name} N={ref[1]}",
+                                     "detail": first_difference(ans, ref[2])
+                                     + (f" (at repeat {ans['varied']})" if "varied" in ans else "")})
+        return src, info, findings
+
+    def self_test(self):
+        """The oracle must be able to fail: a program made nondeterministic
+        must show a mismatch, one made to spin for ever a hang, and a valid
+        statement that claims to break a rule a wrong diagnostic."""
+        ok = True
+        same = all(generate.generate(s, 3)[0] == generate.generate(s, 3)[0] for s in range(1, 30))
+        print(f"self-test: the generator gives the same program for the same seed: {same}")
+        ok &= same
+        for c in self.configs:
+            c.worker.start()
+        _, _, f = self.check_program(1, 1, mutation="nondeterministic")
+        got = sum(1 for x in f if x["kind"] == "mismatch")
+        print(f"self-test: nondeterministic program: {got} mismatches (want > 0)")
+        ok &= got > 0
+        mesa = next(c.name for c in self.configs if not c.reference)
+        saved = self.a.run_timeout, self.a.build_timeout, self.a.confirm
+        self.a.run_timeout, self.a.build_timeout, self.a.confirm = 5, 40, 10
+        _, _, f = self.check_program(1, 1, only={mesa: [2]}, mutation="hang")
+        self.a.run_timeout, self.a.build_timeout, self.a.confirm = saved
+        got = sum(1 for x in f if x["kind"] == "hang")
+        print(f"self-test: spinning program on {mesa}: {got} hangs (want 1)")
+        ok &= got == 1
+        _, _, f, n = self.check_invalid(1, 1, "selftest-valid")
+        got = sum(1 for x in f if x["kind"] == "wrong")
+        print(f"self-test: a valid statement claimed invalid: {got} wrong diagnostics of {n} builds "
+              f"(want {n} > 0)")
+        ok &= n > 0 and got == n
+        _, _, f = self.check_program(1, 1)
+        print(f"self-test: the same program unmutated: {len(f)} findings (want 0)")
+        ok &= not f
+        for c in self.configs:
+            c.worker.stop()
+        print(f"self-test: {'PASS' if ok else 'FAIL'}")
+        return 0 if ok else 1
+
+    def check_invalid(self, seed, size, kind):
+        """Builds the invalid variant once per Mesa frontend: it must fail
+        (or, for a warning rule, succeed with the warning), the log naming
+        the rule and a line of the violation. Returns the findings and how
+        many builds were checked."""
+        src, info = generate.generate(seed, size, (), kind)
+        findings = []
+        lines = {i for i, l in enumerate(src.splitlines(), 1) if "/*INVALID*/" in l}
+        lines |= {i - 1 for i in lines}
+        checked = 0
+        frontends = set()
+        for c in self.configs:
+            frontend = c.name.split("/")[0]
+            if c.reference or frontend in frontends:
+                continue
+            frontends.add(frontend)
+            checked += 1
+            answer = c.worker.build(src, self.a.build_timeout)
+            self.counts["builds"] += 1
+            if "hang" in answer or "crash" in answer or "error" in answer:
+                findings.append({"kind": "hang" if "hang" in answer else "crash", "config": c.name,
+                                 "what": f"build of invalid variant {kind}", "detail": answer})
+                continue
+            log = answer.get("log", "")
+            problems = []
+            if answer["built"] == info["build_fails"]:
+                problems.append("the build " + ("succeeded" if answer["built"] else "failed"))
+            if info["rule"] not in log:
+                problems.append(f"the log does not name {info['rule']}")
+            named = {int(m) for m in re.findall(r":(\d+):\d+:", log)} | \
+                {int(m) for m in re.findall(r":(\d+): ", log)}
+            if not (named & lines):
+                problems.append(f"the log names none of lines {sorted(lines)}")
+            if problems:
+                findings.append({"kind": "wrong", "config": c.name, "what": f"invalid variant {kind}: "
+                                 + "; ".join(problems), "detail": log})
+        return src, info, findings, checked
+
+    def save(self, seed, size, src, info, findings, tag=""):
+        d = os.path.join(self.out, "findings", f"seed-{seed}{tag}")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "program.cl"), "w") as f:
+            f.write(src)
+        info = dict(info)
+        info["in"] = f"generate.input_words({seed})"
+        with open(os.path.join(d, "info.json"), "w") as f:
+            json.dump(info, f, indent=1)
+        with open(os.path.join(d, "findings.json"), "w") as f:
+            json.dump(findings, f, indent=1)
+        return d
+
+    def shrink(self, seed, size, finding, d):
+        """Leaves out removable items, in chunks, while the same kind of
+        finding remains in the same configuration."""
+        _, info = generate.generate(seed, size)
+        items = list(info["removable"])
+        only = {finding["config"]: ([finding["groups"]] if "groups" in finding else None)}
+        ref = next((c.name for c in self.configs if c.reference), None)
+        if ref and finding["kind"] == "mismatch":
+            only[ref] = None
+        drop = []
+        tries = 0
+
+        def still(dropped):
+            nonlocal tries
+            tries += 1
+            self.repeats = self.a.shrink_repeats
+            try:
+                _, _, fs = self.check_program(seed, size, dropped, only=only)
+            finally:
+                self.repeats = self.a.repeats
+            return any(f["kind"] == finding["kind"] and f["config"] == finding["config"] for f in fs)
+
+        chunk = max(1, len(items) // 2)
+        while chunk >= 1 and tries < self.a.shrink_tries:
+            progressed = False
+            for i in range(0, len(items), chunk):
+                part = [x for x in items[i:i + chunk] if x not in drop]
+                if not part or tries >= self.a.shrink_tries:
+                    continue
+                if still(drop + part):
+                    drop += part
+                    progressed = True
+            if not progressed:
+                chunk //= 2
+        src, _ = generate.generate(seed, size, drop)
+        with open(os.path.join(d, "reduced.cl"), "w") as f:
+            f.write(src)
+        with open(os.path.join(d, "reduce.txt"), "w") as f:
+            f.write(f"tests/fuzz/generate.py --seed {seed} --size {size} --drop {','.join(map(str, sorted(drop)))}\n"
+                    f"{len(drop)} of {len(items)} removable items left out, {tries} tries\n")
+        self.log(f"  reduced: {len(drop)} of {len(items)} items left out ({d}/reduced.cl)")
+
+    def record(self, seed, size, src, info, findings, tag=""):
+        if not findings:
+            return
+        d = self.save(seed, size, src, info, findings, tag)
+        for f in findings:
+            key = {"mismatch": "mismatches", "crash": "crashes", "hang": "hangs", "wrong": "wrong"}[f["kind"]]
+            self.counts[key] += 1
+            detail = f.get("detail", "")
+            if isinstance(detail, dict):
+                detail = json.dumps(detail)[:400]
+            self.log(f"  FINDING seed {seed}{tag}: {f['kind']} on {f['config']}"
+                     + (f" N={f['groups']}" if "groups" in f else "")
+                     + (f": {f['what']}" if "what" in f else "") + f" {str(detail)[:300]}")
+        self.findings.append((seed, d, findings))
+        if self.a.shrink and not tag:
+            first = next((f for f in findings if f["kind"] in ("mismatch", "crash", "hang")), None) or \
+                findings[0]
+            if first:
+                self.shrink(seed, size, first, d)
+
+    def run(self):
+        a = self.a
+        start = time.monotonic()
+        for c in self.configs:
+            c.worker.start()
+            self.log(f"config {c.name}: {c.worker.hello['platform']}, {c.worker.hello['device']}, "
+                     f"{c.worker.hello['compute_units']} compute units, N from {c.groups_choices}")
+        kinds = sorted(generate.INVALID_KINDS)
+        for i in range(a.count):
+            seed = a.seed + i
+            size = 1 + seed % a.max_size
+            t0 = time.monotonic()
+            src, info, findings = self.check_program(seed, size)
+            self.counts["programs"] += 1
+            self.record(seed, size, src, info, findings)
+            line = (f"program {i + 1}/{a.count} seed {seed} size {size}: L={info['local_size']} "
+                    f"transmit {info['transmit_bytes']} B, {len(findings)} findings")
+            if a.invalid_every and i % a.invalid_every == 0:
+                kind = kinds[(seed // a.invalid_every) % len(kinds)]
+                isrc, iinfo, ifind, nchecked = self.check_invalid(seed, size, kind)
+                bad = len(ifind)
+                self.counts["invalid_wrong"] += sum(1 for f in ifind if f["kind"] == "wrong")
+                self.counts["invalid_right"] += max(0, nchecked - bad)
+                self.record(seed, size, isrc, iinfo, ifind, tag=f"-invalid-{kind}")
+                line += f"; invalid {kind}: {'wrong' if bad else 'right'}"
+            self.log(line + f" ({time.monotonic() - t0:.1f} s)")
+            if a.time_limit and time.monotonic() - start > a.time_limit:
+                self.log(f"fuzz: time limit of {a.time_limit} s reached")
+                break
+        for c in self.configs:
+            c.worker.stop()
+        minutes = (time.monotonic() - start) / 60
+        k = self.counts
+        print(f"configurations: {len(self.configs)} ({', '.join(c.name for c in self.configs)})")
+        print(f"launches: {k['launches']}, builds: {k['builds']}, launches that needed --confirm: {k['slow']}")
+        print("seconds building / running: " + ", ".join(
+            f"{name} {b:.0f}/{r:.0f}" for name, (b, r) in self.times.items()))
+        print(f"invalid variants: {k['invalid_right']} rejected right, {k['invalid_wrong']} wrong")
+        print(f"rate: {k['programs'] / minutes if minutes else 0:.2f} programs per minute "
+              f"({minutes:.1f} minutes)")
+        if self.findings:
+            print("findings: " + ", ".join(d for _, d, _ in self.findings))
+        print(f"fuzz: {k['programs']} programs, {k['mismatches']} mismatches, {k['crashes']} crashes, "
+              f"{k['hangs']} hangs, {k['wrong']} wrong diagnostics")
+        return 1 if (k["mismatches"] or k["crashes"] or k["hangs"] or k["wrong"]) else 0
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        return worker()
+    if len(sys.argv) > 1 and sys.argv[1] == "--run-file":
+        # --run-file FILE.cl GROUPS LOCAL REPEATS: a saved or hand-reduced
+        # kernel `fuzz` with the generator's arguments, launched REPEATS
+        # times on the platform the environment selects (triage)
+        cl = CL()
+        answer = cl.build(open(sys.argv[2]).read())
+        if not answer["built"]:
+            print(answer["log"])
+            return 1
+        groups, local, repeats = map(int, sys.argv[3:6])
+        info = {"res_words": 64, "slot_init": {}, "in_words": generate.D_WORDS,
+                "in": generate.input_words(1), "counters": 64, "out_words": 64 * generate.MAX_PHASES,
+                "k0": 1, "k1": 2, "local_size": local}
+        first = cl.run(info, groups)
+        for i in range(1, repeats):
+            again = cl.run(info, groups)
+            if memory_digest(again) != memory_digest(first):
+                print(f"launch {i + 1} differs from the first: {first_difference(again, first)}")
+                return 1
+        print(f"{repeats} launches, the same memory")
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
+        # --build-only FILE: build FILE on the platform the environment selects
+        cl = CL()
+        answer = cl.build(open(sys.argv[2]).read())
+        print(f"{cl.describe()['platform']}: build {'success' if answer['built'] else 'failure'}")
+        print(answer["log"])
+        return 0 if answer["built"] else 1
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-size", type=int, default=4, help="program sizes cycle through 1..K")
+    ap.add_argument("--out", default="_build/fuzz")
+    ap.add_argument("--vendors", help="a directory of .icd files naming Clover (ck-mesa*.icd) and "
+                    "rusticl (*rusticl*.icd); or give --clover-icd / --rusticl-icd")
+    ap.add_argument("--clover-icd")
+    ap.add_argument("--rusticl-icd")
+    ap.add_argument("--pipe-dir", help="GALLIUM_PIPE_SEARCH_DIR for Clover")
+    ap.add_argument("--pocl-icd")
+    ap.add_argument("--platforms", default="pocl,clover,rusticl")
+    ap.add_argument("--policies", default="never,default,random:1,random:2,cap:1")
+    ap.add_argument("--units", default="2,3",
+                    help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
+    ap.add_argument("--pocl-units", type=int, default=2)
+    ap.add_argument("--launches", type=int, default=4,
+                    help="values of N per configuration (a launch takes milliseconds; the compile "
+                    "at the first one most of the time)")
+    ap.add_argument("--build-timeout", type=float, default=180)
+    ap.add_argument("--run-timeout", type=float, default=60)
+    ap.add_argument("--confirm", type=float, default=300,
+                    help="a launch that timed out runs again with this many seconds before it counts "
+                    "as a hang (0: no second run)")
+    ap.add_argument("--invalid-every", type=int, default=3)
+    ap.add_argument("--shrink", action="store_true")
+    ap.add_argument("--shrink-tries", type=int, default=40)
+    ap.add_argument("--repeats", type=int, default=10,
+                    help="each Mesa launch runs this many times in a row (races are rare)")
+    ap.add_argument("--shrink-repeats", type=int, default=400,
+                    help="launches per try while shrinking (a rare race must show again)")
+    ap.add_argument("--time-limit", type=float, default=0)
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check that the oracle finds a nondeterministic program, a hang and a "
+                    "wrong diagnostic")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    if a.vendors:
+        a.clover_icd = a.clover_icd or make_icd(a.out, "clover", a.vendors, r"^(?!.*rusticl).*mesa")
+        a.rusticl_icd = a.rusticl_icd or make_icd(a.out, "rusticl", a.vendors, r"rusticl")
+    for fe in ("clover", "rusticl"):
+        if fe in a.platforms and not getattr(a, f"{fe}_icd"):
+            ap.error(f"no ICD for {fe}: give --vendors or --{fe}-icd, or leave it out of --platforms")
+    fuzzer = Fuzzer(a)
+    return fuzzer.self_test() if a.self_test else fuzzer.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

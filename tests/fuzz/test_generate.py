@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The fuzzer's parts that need no device (tests/fuzz/generate.py and the
+oracle's comparison in fuzz.py): same seed, same program; leaving items out
+keeps the rest; the transmit record fits; every builtin and every invalid
+kind shows up; a difference in memory is seen."""
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fuzz  # noqa: E402
+import generate  # noqa: E402
+
+
+def kernel_body(src):
+    return src[src.index("kernel void fuzz"):]
+
+
+class GenerateTest(unittest.TestCase):
+    def test_same_seed_same_program(self):
+        for seed in range(1, 40):
+            self.assertEqual(generate.generate(seed, 3)[0], generate.generate(seed, 3)[0])
+        self.assertNotEqual(generate.generate(1, 3)[0], generate.generate(2, 3)[0])
+
+    def test_every_builtin_and_transmit_kind(self):
+        text = "".join(generate.generate(seed, 1 + seed % 4)[0] for seed in range(1, 120))
+        for needle in ("offer_kill();", "request_fork();", "global_barrier();",
+                       "resizing_global_barrier();", "query_kill_count()", "transmit global const uint *",
+                       "typedef struct", "barrier(CLK_LOCAL_MEM_FENCE)", "atomic_min", "atomic_xor",
+                       "SYNC_ARG);", "transmit uint tl0"):
+            self.assertIn(needle, text)
+
+    def test_transmit_record_fits(self):
+        for seed in range(1, 200):
+            _, info = generate.generate(seed, 1 + seed % 4)
+            self.assertLessEqual(info["transmit_bytes"], 248)
+
+    def test_dropping_keeps_the_rest(self):
+        for seed in range(1, 20):
+            src, info = generate.generate(seed, 2)
+            items = info["removable"]
+            if len(items) < 2:
+                continue
+            dropped, _ = generate.generate(seed, 2, [items[-1]])
+            # the random stream is the same: the program only loses lines
+            full = kernel_body(src).splitlines()
+            less = kernel_body(dropped).splitlines()
+            self.assertLessEqual(len(less), len(full))
+            it = iter(full)
+            self.assertTrue(all(any(line == f for f in it) for line in less), f"seed {seed}")
+
+    def test_no_schedule_dependent_value_reaches_memory(self):
+        # get_group_id & co. appear only in the invariant checks and the
+        # final hash's guard
+        allowed = re.compile(r"^\s*(if \(|for \(uint q|ql\d+ = )")
+        for seed in range(1, 60):
+            src, _ = generate.generate(seed, 3)
+            for line in kernel_body(src).splitlines():
+                if re.search(r"get_(group_id|num_groups|global_id|global_size)", line):
+                    self.assertRegex(line, allowed, f"seed {seed}: {line}")
+
+    def test_invalid_variants_are_marked(self):
+        for kind in generate.INVALID_KINDS:
+            src, info = generate.generate(5, 2, (), kind)
+            self.assertIn("/*INVALID*/", src)
+            self.assertEqual(info["rule"], generate.INVALID_KINDS[kind][0])
+
+    def test_mutations(self):
+        for mutation in generate.MUTATIONS:
+            src, _ = generate.generate(5, 2, mutation=mutation)
+            self.assertNotEqual(src, generate.generate(5, 2)[0])
+
+
+class OracleTest(unittest.TestCase):
+    def test_a_difference_is_seen(self):
+        a = {"status": 0, "res": [1, 2, 3], "out": [0, 0]}
+        b = {"status": 0, "res": [1, 2, 3], "out": [0, 0]}
+        self.assertEqual(fuzz.memory_digest(a), fuzz.memory_digest(b))
+        for area, index in (("res", 1), ("out", 0)):
+            c = {k: (list(v) if isinstance(v, list) else v) for k, v in a.items()}
+            c[area][index] ^= 1
+            self.assertNotEqual(fuzz.memory_digest(a), fuzz.memory_digest(c))
+            self.assertIn(f"{area}[{index}]", fuzz.first_difference(c, a))
+        c = dict(a, status=-1150)
+        self.assertNotEqual(fuzz.memory_digest(a), fuzz.memory_digest(c))
+
+
+if __name__ == "__main__":
+    unittest.main()

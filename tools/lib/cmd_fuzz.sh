@@ -1,0 +1,103 @@
+# tools/ck fuzz, and the short fuzz suite of tools/ck test. Sourced by tools/ck.
+
+fuzz_help() {
+   cat <<EOF2
+usage: tools/ck fuzz [--count N] [--seed S] [--self-test] [-- FUZZ.PY OPTIONS...]
+
+Builds if needed, then runs the differential fuzzer (tests/fuzz/fuzz.py,
+docs/fuzzing.md): N random cooperative kernels from seeds S, S+1, ...
+(tests/fuzz/generate.py), deterministic by construction, each run on PoCL
+with the builtins defined away (the reference), and on the patched Mesa
+through Clover and rusticl under the policies never, default, random:1 and
+random:2 with N work-groups from 1 to 4x the compute units; every third
+program also has an invalid variant that must be rejected naming its rule
+and line. Prints the programs, configurations, launches, rejections right
+and wrong and programs per minute, then
+
+   fuzz: P programs, M mismatches, C crashes, H hangs, W wrong diagnostics
+
+Findings (program, launch, what happened, and with --shrink a reduced
+program) are saved under $CK_BUILD/fuzz/findings/. Exits non-zero on any.
+'tools/ck fuzz -- --help' lists the fuzzer's own options (--shrink,
+--policies, --units, --time-limit, ...). With CK_FUZZ_VENDORS=DIR (a
+directory of .icd files naming an installed Clover and rusticl, as
+'tools/ck install' writes), nothing is built and that Mesa is fuzzed.
+EOF2
+}
+
+# fuzz_paths: the fuzzer's options that say where the OpenCL
+# implementations are (the build's, or CK_FUZZ_VENDORS').
+fuzz_paths() {
+   if [ -n "${CK_FUZZ_VENDORS:-}" ]; then
+      printf '%s\n' --vendors "$CK_FUZZ_VENDORS"
+   else
+      printf '%s\n' --clover-icd "$CK_ICD_DIR" --rusticl-icd "$CK_ICD_DIR-rusticl" \
+         --pipe-dir "$CK_MESA_BUILD/src/gallium/targets/pipe-loader"
+   fi
+   printf '%s\n' --pocl-icd "$CK_POCL_ICD"
+}
+
+fuzz_prepare() {
+   if [ -z "${CK_FUZZ_VENDORS:-}" ]; then
+      build_if_needed
+      require_build
+   fi
+   ensure_pocl
+}
+
+cmd_fuzz() {
+   local args=() count=100 seed=1
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         -h|--help) fuzz_help; return 0 ;;
+         --count) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--count takes a number"; count=$2; shift ;;
+         --seed) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--seed takes a number"; seed=$2; shift ;;
+         --self-test) args+=(--self-test) ;;
+         --) shift; args+=("$@"); break ;;
+         *) fuzz_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   fuzz_prepare
+   local paths
+   mapfile -t paths < <(fuzz_paths)
+   /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --count "$count" --seed "$seed" \
+      --out "$CK_BUILD/fuzz" "${paths[@]}" "${args[@]}"
+}
+
+# The short deterministic run of tools/ck test: the fuzzer's self-test (the
+# oracle must catch a nondeterministic program, a hang and a wrong
+# diagnostic), then fixed seeds on PoCL and both frontends. Adds to
+# TOTAL_PASSED/TOTAL_FAILED; a platform that is missing fails (no skip).
+CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
+                   --policies default,random:7)
+run_fuzz_suite() {
+   local out=$CK_BUILD/fuzz-test paths rc
+   mapfile -t paths < <(fuzz_paths)
+   rm -rf "$out"
+   mkdir -p "$out"
+   # an empty shader cache, as a new machine has: every kernel is compiled
+   local -x MESA_SHADER_CACHE_DIR=$out/shader-cache
+   step "fuzz self-test"
+   rc=0
+   nice -n 5 /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --self-test --out "$out/self-test" \
+      "${paths[@]}" --policies default,random:7 >"$out.self-test.log" 2>&1 || rc=$?
+   grep '^self-test' "$out.self-test.log" >&2 || tail -n 20 "$out.self-test.log" >&2
+   if [ "$rc" -eq 0 ] && grep -q '^self-test: PASS$' "$out.self-test.log"; then
+      TOTAL_PASSED=$((TOTAL_PASSED + 1))
+   else
+      note_failure "fuzz self-test ($out.self-test.log)"
+   fi
+   step "fuzz: fixed seeds ${CK_FUZZ_TEST_ARGS[*]}"
+   rc=0
+   nice -n 5 /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --out "$out/run" --quiet \
+      "${paths[@]}" "${CK_FUZZ_TEST_ARGS[@]}" >"$out.run.log" 2>&1 || rc=$?
+   tail -n 6 "$out.run.log" >&2
+   if [ "$rc" -eq 0 ] && grep -Eq '^fuzz: [1-9][0-9]* programs, 0 mismatches, 0 crashes, 0 hangs, 0 wrong diagnostics$' \
+      "$out.run.log"; then
+      TOTAL_PASSED=$((TOTAL_PASSED + 1))
+   else
+      note_failure "fuzz fixed seeds ($out.run.log)"
+   fi
+   CK_STEP=""
+}
