@@ -12,6 +12,7 @@
 
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
+#include "event_capture.hpp"
 #include "watchdog.hpp"
 
 #include <gtest/gtest.h>
@@ -89,33 +90,6 @@ std::vector<std::string> call_names(bool resizing, unsigned index, unsigned line
    return {name, name + " (line " + std::to_string(line) + ")"};
 }
 
-// Collects what the process writes on stderr while it lives.
-class StderrCapture {
-public:
-   StderrCapture() : file_(std::tmpfile()), saved_(dup(2))
-   {
-      std::fflush(stderr);
-      dup2(fileno(file_), 2);
-   }
-   ~StderrCapture() { std::fclose(file_); }
-   std::string finish()
-   {
-      std::fflush(stderr);
-      dup2(saved_, 2);
-      close(saved_);
-      std::string text;
-      std::rewind(file_);
-      for (int c; (c = std::fgetc(file_)) != EOF;)
-         text += char(c);
-      std::fputs(text.c_str(), stderr); // still shown in the test's log
-      return text;
-   }
-
-private:
-   FILE *file_;
-   int saved_;
-};
-
 struct Result {
    cl_int status, waited;
    std::vector<cl_uint> counter, passed;
@@ -156,7 +130,7 @@ protected:
       cl_host::set_arg(kernel, 2, passed.get());
       const size_t local = 4, global = local * groups;
       Result result;
-      StderrCapture capture;
+      host_test::StderrCapture capture;
       cl_event raw_event = nullptr;
       cl_host::check(clEnqueueNDRangeKernel(shared->queue, kernel, 1, nullptr, &global, &local,
                                             0, nullptr, &raw_event),
@@ -227,8 +201,9 @@ protected:
       EXPECT_EQ(got.passed[1 - side], 0u);
       // A resizing side may fork or kill; a global side keeps M.
       const bool resizing = side == 0 ? mix.low_resizing : mix.high_resizing;
-      if (!resizing)
+      if (!resizing) {
          EXPECT_EQ(got.passed[side], got.counter[0]) << "every active work-group passed";
+      }
    }
 
    static void run_mix(const Mix &mix)

@@ -12,6 +12,7 @@
 // covers: 12-oom-status 12-oom-untouched 12-oom-after
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
+#include "event_capture.hpp"
 #include "watchdog.hpp"
 
 #include <gtest/gtest.h>
@@ -47,18 +48,6 @@ size_t resident_bytes()
    size_t total_pages = 0, resident_pages = 0;
    statm >> total_pages >> resident_pages;
    return resident_pages * size_t(sysconf(_SC_PAGESIZE));
-}
-
-struct Callback {
-   std::atomic<bool> called{false};
-   std::atomic<cl_int> status{1};
-};
-
-void CL_CALLBACK note_completion(cl_event, cl_int status, void *data)
-{
-   auto *callback = static_cast<Callback *>(data);
-   callback->status = status;
-   callback->called = true;
 }
 
 class LaunchFailure : public testing::Test {
@@ -110,8 +99,8 @@ TEST_F(LaunchFailure, ALaunchWithoutMemoryEndsWithAnErrorAndRunsNothing)
    const size_t groups = units_;
 
    cl_host::Event failed = enqueue_fill(out, n, passed, groups);
-   Callback callback;
-   cl_host::check(clSetEventCallback(failed, CL_COMPLETE, note_completion, &callback),
+   host_test::CompletionCallback callback;
+   cl_host::check(clSetEventCallback(failed, CL_COMPLETE, host_test::note_completion, &callback),
                   "clSetEventCallback");
    cl_event raw = failed.get();
    EXPECT_EQ(clWaitForEvents(1, &raw), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);

@@ -11,6 +11,7 @@
 // covers: 12-stuck-status 12-stuck-stderr 12-stuck-wait 15-stuck-record
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
+#include "event_capture.hpp"
 #include "watchdog.hpp"
 
 #include <gtest/gtest.h>
@@ -103,45 +104,6 @@ kernel void all_arrive(global uint *sum)
 }
 )CLC";
 
-// Collects what the process writes on stderr while it lives.
-class StderrCapture {
-public:
-   StderrCapture() : file_(std::tmpfile()), saved_(dup(2))
-   {
-      std::fflush(stderr);
-      dup2(fileno(file_), 2);
-   }
-   ~StderrCapture() { std::fclose(file_); }
-   std::string finish()
-   {
-      std::fflush(stderr);
-      dup2(saved_, 2);
-      close(saved_);
-      std::string text;
-      std::rewind(file_);
-      for (int c; (c = std::fgetc(file_)) != EOF;)
-         text += char(c);
-      std::fputs(text.c_str(), stderr); // still shown in the test's log
-      return text;
-   }
-
-private:
-   FILE *file_;
-   int saved_;
-};
-
-struct Callback {
-   std::atomic<bool> called{false};
-   std::atomic<cl_int> status{1};
-};
-
-void CL_CALLBACK note_completion(cl_event, cl_int status, void *data)
-{
-   auto *callback = static_cast<Callback *>(data);
-   callback->status = status;
-   callback->called = true;
-}
-
 struct Case {
    const char *kernel;
    bool notes_leaver; // counted_first() above
@@ -166,14 +128,14 @@ void run_stuck(cl_context context, cl_command_queue queue, cl_program program,
    cl_host::set_arg(kernel, 0, counter.get());
    const size_t local = 4, global = local * groups;
 
-   StderrCapture capture;
+   host_test::StderrCapture capture;
    cl_event raw_event = nullptr;
    cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
                                          &raw_event),
                   "clEnqueueNDRangeKernel");
    cl_host::Event event(raw_event);
-   Callback callback;
-   cl_host::check(clSetEventCallback(event, CL_COMPLETE, note_completion, &callback),
+   host_test::CompletionCallback callback;
+   cl_host::check(clSetEventCallback(event, CL_COMPLETE, host_test::note_completion, &callback),
                   "clSetEventCallback");
    cl_host::check(clFinish(queue), "clFinish");
    const cl_int waited = clWaitForEvents(1, &raw_event);
@@ -296,7 +258,7 @@ TEST_F(StuckBarrier, WritesBeforeTheBarrierAreKept)
                                                        3 * sizeof(cl_uint), zeros.data());
       cl_host::set_arg(kernel, 0, out.get());
       cl_host::set_arg(kernel, 1, counter.get());
-      StderrCapture capture;
+      host_test::StderrCapture capture;
       cl_event raw_event = nullptr;
       cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0,
                                             nullptr, &raw_event),
