@@ -14,7 +14,10 @@
 // branch join, and the values they define that are used past the region.
 // Not their stores to local or global memory: one thread writing a value
 // that all read after a barrier is how a workgroup broadcasts, whatever
-// that thread computed, branches included.
+// that thread computed, branches included. In a kernel that calls
+// offer_kill or request_fork, get_num_groups(0) and get_global_size(0) are
+// sources too: M changes whenever another workgroup is killed or forked,
+// also between two threads' reads.
 //
 // Broadcast: a store (or a call writing through a pointer) to local or
 // global memory made by one thread only, that is, dominated by the edge
@@ -61,14 +64,29 @@ namespace ck {
 namespace {
 
 /// LocalIds: the ids that differ within a workgroup. GroupIds: those that
-/// differ between workgroups.
-enum class IdSources { LocalIds, GroupIds };
+/// differ between workgroups. ActiveCount: M, as get_num_groups(0) and
+/// get_global_size(0) read it, which differs between any two work-items'
+/// reads in a kernel that calls offer_kill or request_fork.
+enum class IdSources { LocalIds, GroupIds, ActiveCount };
+
+/// Whether \p Call may read M: get_num_groups or get_global_size of
+/// dimension 0, or of a dimension not known at build time.
+bool readsActiveCount(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || (Callee->getName() != "_Z14get_num_groupsj" &&
+                  Callee->getName() != "_Z15get_global_sizej"))
+    return false;
+  const auto *Dim = dyn_cast<ConstantInt>(Call.getArgOperand(0));
+  return !Dim || Dim->isZero();
+}
 
 bool isIdSource(const Instruction &I, IdSources Sources) {
   const auto *Call = dyn_cast<CallBase>(&I);
   const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
   if (!Callee)
     return false;
+  if (Sources == IdSources::ActiveCount)
+    return readsActiveCount(*Call);
   return StringSwitch<bool>(Callee->getName())
       .Cases("_Z13get_global_idj", "_Z20get_global_linear_idv", true)
       .Cases("_Z12get_local_idj", "_Z19get_local_linear_idv",
@@ -666,12 +684,29 @@ bool isTransmittable(Type *T) {
 
 } // namespace
 
+/// Whether M changes while the kernel's workgroups run, not only inside
+/// resizing barriers where every workgroup waits.
+static bool activeCountChangesAnytime(Function &Kernel) {
+  return any_of(instructions(Kernel), [](Instruction &I) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    std::optional<Builtin> B = Call ? getCalledBuiltin(*Call) : std::nullopt;
+    return B == Builtin::OfferKill || B == Builtin::RequestFork;
+  });
+}
+
 void checkUniformControlFlow(Function &Kernel, DiagnosticLog &Log) {
   PostDominatorTree PDT(Kernel);
   DominatorTree DT(Kernel);
   DivergenceAnalysis InWorkgroup(Kernel, PDT, IdSources::LocalIds, &DT);
   DivergenceAnalysis BetweenWorkgroups(Kernel, PDT, IdSources::GroupIds,
                                        nullptr);
+  // Each work-item reads M when it calls get_num_groups(0), and another
+  // workgroup's kill or fork may fall between two work-items' reads (SIMD
+  // chunks of one workgroup read it at different times): a value for one
+  // thread to broadcast, like an id.
+  std::optional<DivergenceAnalysis> ActiveCount;
+  if (activeCountChangesAnytime(Kernel))
+    ActiveCount.emplace(Kernel, PDT, IdSources::ActiveCount, &DT);
   for (Instruction &I : instructions(Kernel)) {
     auto *Call = dyn_cast<CallBase>(&I);
     std::optional<Builtin> B = Call ? getCalledBuiltin(*Call) : std::nullopt;
@@ -682,6 +717,15 @@ void checkUniformControlFlow(Function &Kernel, DiagnosticLog &Log) {
                 "'" + getBuiltinName(*B) +
                     "' is reached in control flow that depends on the local "
                     "id, so not all threads of a workgroup reach it",
+                "workgroup-uniform control flow");
+    } else if (ActiveCount && ActiveCount->isDivergent(*I.getParent())) {
+      Log.error(I,
+                "'" + getBuiltinName(*B) +
+                    "' is reached in control flow that depends on "
+                    "get_num_groups(0) or get_global_size(0), which change "
+                    "whenever another workgroup is killed or forked, so the "
+                    "threads of a workgroup may disagree; let one thread "
+                    "read it and broadcast it through local memory",
                 "workgroup-uniform control flow");
     } else if ((*B == Builtin::GlobalBarrier ||
                 *B == Builtin::ResizingGlobalBarrier) &&

@@ -340,7 +340,8 @@ class Gen:
         elif c == "query-last":
             # get_num_groups(0) can change between two work-items' calls
             # (other work-groups' kills and forks), so "am I the last?" is
-            # decided by work-item 0 and broadcast (docs/fuzzing.md)
+            # decided by work-item 0 and broadcast; the build rejects it
+            # read by every work-item (spec revision 16, docs/fuzzing.md)
             v = f"ql{len(self.locals)}"
             self.locals.append(f"local uint {v};")
             out = ["barrier(CLK_LOCAL_MEM_FENCE);",

@@ -48,7 +48,7 @@ enum { WATCH = 1, RETURN, OFFER, FORK, CYCLE, STOP };
 // yield_until_stopped in kernels/bench.cl).
 kernel void obey(volatile global uint *s)
 {
-   local uint cmd_l;
+   local uint cmd_l, m_l;
    transmit uint origin = 0;
    if (get_local_id(0) == 0)
       atomic_inc(&s[STARTED]);
@@ -60,7 +60,12 @@ kernel void obey(volatile global uint *s)
       const uint cmd = cmd_l, arg = (cmd >> 4) & 15;
       barrier(CLK_LOCAL_MEM_FENCE);
       const uint q = query_kill_count();
-      const uint m = get_num_groups(0);
+      // M decides an offer_kill: read once and broadcast (each work-item
+      // would read it at its own time).
+      if (get_local_id(0) == 0)
+         m_l = get_num_groups(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const uint m = m_l;
       const uint g = get_group_id(0);
       if (get_local_id(0) == 0) {
          atomic_max(&s[MAX_QUERY], q);

@@ -97,10 +97,17 @@ kernel void one_group(global uint *out)
 kernel void fork_many(global uint *joined, uint n)
 {
    transmit uint forker;
+   local uint m;
    forker = get_group_id(0);
    if (get_group_id(0) != 0)
       return;
-   while (get_num_groups(0) < n) {
+   for (;;) {
+      // M decides a request_fork: read once and broadcast.
+      if (get_local_id(0) == 0)
+         m = get_num_groups(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (m >= n)
+         break;
       request_fork();
       if (get_group_id(0) != forker) {
          if (get_local_id(0) == 0)

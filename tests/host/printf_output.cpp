@@ -42,7 +42,14 @@ kernel void print_and_fork(global uint *counter, uint n)
    // 0 tries to fork, a bounded number of times (no fork under never, cap:1).
    while (atomic_add(&counter[1], 0) + 1 < get_num_groups(0))
       ;
-   for (uint tries = 0; tries < 100000 && get_num_groups(0) < n; ++tries) {
+   local uint m;
+   for (uint tries = 0; tries < 100000; ++tries) {
+      // M decides a request_fork: read once and broadcast.
+      if (get_local_id(0) == 0)
+         m = get_num_groups(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (m >= n)
+         break;
       request_fork();
       if (get_group_id(0) != forker) {
          if (get_local_id(0) == 0) {

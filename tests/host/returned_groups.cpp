@@ -33,7 +33,13 @@ kernel void top_returns(global uint *results, global uint *top_left, uint polls)
 {
    transmit uint started_with;
    transmit uint forker;
-   started_with = get_num_groups(0);
+   local uint m_start, m_now;
+   // M decides a return and a request_fork below: each time, one
+   // work-item reads it and broadcasts it.
+   if (get_local_id(0) == 0)
+      m_start = get_num_groups(0);
+   barrier(CLK_LOCAL_MEM_FENCE);
+   started_with = m_start;
    forker = get_group_id(0);
    if (get_group_id(0) != 0 && get_group_id(0) + 1 == started_with) {
       if (get_local_id(0) == 0)
@@ -57,7 +63,12 @@ kernel void top_returns(global uint *results, global uint *top_left, uint polls)
    // Every watcher has stopped watching M before it grows.
    while (atomic_or(&results[WATCHED], 0) + 1 < started_with)
       ;
-   for (uint i = 0; i < polls && get_num_groups(0) == started_with; ++i) {
+   for (uint i = 0; i < polls; ++i) {
+      if (get_local_id(0) == 0)
+         m_now = get_num_groups(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (m_now != started_with)
+         break;
       request_fork();
       if (get_group_id(0) != forker) {
          if (get_local_id(0) == 0)

@@ -6,8 +6,10 @@
  * own time, and another work-group's kill changes M in between, so some
  * work-items of work-group 1 see "last" and call offer_kill() and others do
  * not: a work-group function reached by part of the group, which the spec
- * makes undefined and the build accepts. With the decision taken by
- * work-item 0 and broadcast through local memory, 15000 launches passed. */
+ * makes undefined. With the decision taken by work-item 0 and broadcast
+ * through local memory, 15000 launches passed. Since spec revision 16 the
+ * build rejects this kernel (offer_kill under a condition on
+ * get_num_groups(0) in a kernel that kills or forks). */
 kernel void fuzz(global uint *res, global const uint *in, global uint *ctr, global uint *outb, uint k0, uint k1)
 {
    local uint task1;

@@ -112,7 +112,7 @@ kernel void kill_fork_views(global uint *state, global uint *errors, uint turns)
 {
    transmit uint forker;
    transmit uint m_before;
-   local uint got_turn, last_turn;
+   local uint got_turn, last_turn, turn_m;
    forker = get_group_id(0);
    m_before = 0;
    if (get_local_id(0) == 0) {
@@ -120,14 +120,19 @@ kernel void kill_fork_views(global uint *state, global uint *errors, uint turns)
       check_active(errors);
    }
    for (;;) {
-      if (get_local_id(0) == 0)
+      /* M as local work-item 0 read it after taking the turn, broadcast:
+         read by each work-item, M could differ between them, so the
+         build rejects offer_kill under a condition on get_num_groups(0). */
+      if (get_local_id(0) == 0) {
          take_turn(state, errors, turns, &got_turn, &last_turn);
+         turn_m = get_num_groups(0);
+      }
       barrier(CLK_LOCAL_MEM_FENCE);
       const uint turn = got_turn;
+      const uint m = turn_m;
       barrier(CLK_LOCAL_MEM_FENCE);
       if (turn == 0)
          break;
-      const uint m = get_num_groups(0);
       const uint g = get_group_id(0);
       if (get_local_id(0) == 0) {
          const uint model = atomic_or(&state[MODEL_M], 0);

@@ -37,10 +37,17 @@ enum { ASKED, UNMET, DONE };
 kernel void last_w_killed(global uint *result, uint tries)
 {
    transmit uint forker;
+   local uint shared_m;
    uint alone = 0;
    for (uint i = 0; i < tries && !alone; ++i) {
       const uint q = query_kill_count();
-      const uint m = get_num_groups(0);
+      /* Read by each work-item, M could differ between them (another
+         work-group's kill in between), and the build rejects offer_kill
+         under a condition on it: local work-item 0 broadcasts it. */
+      if (get_local_id(0) == 0)
+         shared_m = get_num_groups(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const uint m = shared_m;
       if (q > 0 && get_local_id(0) == 0)
          atomic_or(&result[ASKED], 1);
       if (m == 1)
