@@ -29,7 +29,7 @@ class GenerateTest(unittest.TestCase):
         for needle in ("offer_kill();", "request_fork();", "global_barrier();",
                        "resizing_global_barrier();", "query_kill_count()", "transmit global const uint *",
                        "typedef struct", "barrier(CLK_LOCAL_MEM_FENCE)", "atomic_min", "atomic_xor",
-                       "SYNC_ARG);", "transmit uint tl0"):
+                       "SYNC_ARG);", "transmit uint tl0", "uint pre = k1;"):
             self.assertIn(needle, text)
 
     def test_transmit_record_fits(self):
@@ -66,6 +66,18 @@ class GenerateTest(unittest.TestCase):
             src, info = generate.generate(5, 2, (), kind)
             self.assertIn("/*INVALID*/", src)
             self.assertEqual(info["rule"], generate.INVALID_KINDS[kind][0])
+
+    def test_transmit_placements(self):
+        # valid: declared in the root scope after a loop and a branch of it
+        for seed in range(1, 40):
+            body = kernel_body(generate.generate(seed, 2)[0])
+            if "uint pre = k1;" in body:
+                self.assertLess(body.index("   for (uint p = 0u;"), body.index("   transmit "))
+        # invalid: each kind of place outside the root scope
+        text = "".join(generate.generate(seed, 1, (), "transmit-nested")[0] for seed in range(1, 40))
+        for opening in ("   { /*INVALID*/", "   if (k0 != ", "   for (uint v = 0u;",
+                        "   for (transmit uint nested"):
+            self.assertIn(opening, text)
 
     def test_mutations(self):
         for mutation in generate.MUTATIONS:
