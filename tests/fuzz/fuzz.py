@@ -132,7 +132,7 @@ class CL:
             self.lib.clReleaseProgram(self.program)
         self.program = self.kernel = None
 
-    def build(self, source):
+    def build(self, source, options=""):
         self.release()
         err = ctypes.c_int32()
         src = ctypes.c_char_p(source.encode())
@@ -140,7 +140,8 @@ class CL:
                                                       ctypes.byref(err))
         self.check(err.value, "clCreateProgramWithSource")
         self.program = program
-        rc = self.lib.clBuildProgram(program, 1, ctypes.byref(self.device), b"", None, None)
+        rc = self.lib.clBuildProgram(program, 1, ctypes.byref(self.device), options.encode(),
+                                     None, None)
         log = self._string(lambda h, p, s, b, r: self.lib.clGetProgramBuildInfo(
             h, self.device, p, s, b, r), program, 0x1183)
         if rc != 0:
@@ -220,7 +221,7 @@ def worker():
         request = json.loads(line)
         try:
             if "source" in request:
-                reply(cl.build(request["source"]))
+                reply(cl.build(request["source"], request["options"]))
             else:
                 # the launch `repeats` times (a race may show once in a
                 # thousand): the first answer that differs from the first
@@ -240,8 +241,8 @@ def worker():
 # ---------------------------------------------------------------- parent
 
 class Worker:
-    def __init__(self, name, env, logdir):
-        self.name, self.env, self.logdir = name, env, logdir
+    def __init__(self, name, env, logdir, options=""):
+        self.name, self.env, self.logdir, self.options = name, env, logdir, options
         self.proc = None
         self.buffer = b""
         self.hello = None
@@ -316,7 +317,7 @@ class Worker:
 
     def build(self, source, timeout):
         self.wanted = (source, timeout)
-        answer = self.request({"source": source}, timeout)
+        answer = self.request({"source": source, "options": self.options}, timeout)
         self.source = source if answer.get("built") else None
         return answer
 
@@ -347,8 +348,9 @@ def make_icd(out, name, vendors_dir, pattern):
 
 
 class Config:
-    def __init__(self, name, env, groups_choices, reference=False):
+    def __init__(self, name, env, groups_choices, reference=False, options=""):
         self.name, self.env, self.groups_choices, self.reference = name, env, groups_choices, reference
+        self.options = options
         self.worker = None
 
 
@@ -363,7 +365,8 @@ def configs_from_args(a, logdir):
         env = dict(base, OCL_ICD_VENDORS=a.pocl_icd, POCL_CPU_MAX_CU_COUNT=str(a.pocl_units),
                    POCL_MAX_PTHREAD_COUNT=str(a.pocl_units),
                    POCL_CACHE_DIR=os.path.join(a.out, "pocl-cache"))
-        configs.append(Config("pocl", env, list(range(1, a.pocl_units + 1)), reference=True))
+        configs.append(Config("pocl", env, list(range(1, a.pocl_units + 1)), reference=True,
+                              options=a.pocl_options))
     for fe in ("clover", "rusticl"):
         if fe not in a.platforms:
             continue
@@ -384,7 +387,7 @@ def configs_from_args(a, logdir):
             name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
             configs.append(Config(name, e, list(range(1, 4 * units + 1))))
     for c in configs:
-        c.worker = Worker(c.name, c.env, logdir)
+        c.worker = Worker(c.name, c.env, logdir, c.options)
     return configs
 
 
@@ -517,6 +520,18 @@ class Fuzzer:
         print(f"self-test: a valid statement claimed invalid: {got} wrong diagnostics of {n} builds "
               f"(want {n} > 0)")
         ok &= n > 0 and got == n
+        reference = next((c for c in self.configs if c.reference), None)
+        if reference:
+            # the reference's build options keep it off the PoCL bug that
+            # seed 60011 found (the kernel says how)
+            with open(os.path.join(HERE, "known", "pocl-divergent-loop.cl")) as f:
+                reference.worker.build(f.read(), self.a.build_timeout)
+            info = {"res_words": 1, "slot_init": {}, "in_words": 1, "in": [0], "counters": 1,
+                    "out_words": 1, "k0": 0, "k1": 0, "local_size": 4}
+            got = reference.worker.run(info, 1, self.a.run_timeout).get("res", [None])[0]
+            print(f"self-test: known/pocl-divergent-loop.cl on {reference.name} "
+                  f"({reference.options or 'no options'}): res[0] = {got} (want 1)")
+            ok &= got == 1
         _, _, f = self.check_program(1, 1)
         print(f"self-test: the same program unmutated: {len(f)} findings (want 0)")
         ok &= not f
@@ -689,11 +704,13 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         return worker()
     if len(sys.argv) > 1 and sys.argv[1] == "--run-file":
-        # --run-file FILE.cl GROUPS LOCAL REPEATS: a saved or hand-reduced
-        # kernel `fuzz` with the generator's arguments, launched REPEATS
-        # times on the platform the environment selects (triage)
+        # --run-file FILE.cl GROUPS LOCAL REPEATS [OPTIONS]: a saved or
+        # hand-reduced kernel `fuzz` with the generator's arguments, built
+        # with OPTIONS and launched REPEATS times on the platform the
+        # environment selects; prints the words of res[] that are not 0
+        # (triage)
         cl = CL()
-        answer = cl.build(open(sys.argv[2]).read())
+        answer = cl.build(open(sys.argv[2]).read(), " ".join(sys.argv[6:]))
         if not answer["built"]:
             print(answer["log"])
             return 1
@@ -707,7 +724,9 @@ def main():
             if memory_digest(again) != memory_digest(first):
                 print(f"launch {i + 1} differs from the first: {first_difference(again, first)}")
                 return 1
-        print(f"{repeats} launches, the same memory")
+        print(f"{repeats} launches, the same memory: "
+              + (", ".join(f"res[{i}] = {x:#x}" for i, x in enumerate(first["res"]) if x)
+                 or "res[] all 0"))
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
         # --build-only FILE: build FILE on the platform the environment selects
@@ -732,6 +751,9 @@ def main():
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
+    ap.add_argument("--pocl-options", default="-cl-opt-disable",
+                    help="build options of the reference: PoCL 3.1's optimizations miscompile a "
+                    "divergent loop after a barrier (tests/fuzz/known/pocl-divergent-loop.cl)")
     ap.add_argument("--launches", type=int, default=4,
                     help="values of N per configuration (a launch takes milliseconds; the compile "
                     "at the first one most of the time)")
