@@ -4,6 +4,10 @@
  * ck_lower_module() lowers the cooperative-kernel builtins (offer_kill,
  * request_fork, global_barrier, resizing_global_barrier, query_kill_count
  * and `transmit`) in a module that clang produced for the SPIR target at -O0.
+ * Compile with variable debug info (-debug-info-kind=limited): the scopes of
+ * the variables tell whether a `transmit` variable is in the kernel's root
+ * scope, and the pass erases them. With line tables only, a `transmit`
+ * declaration must come before any control flow.
  * Every kernel that reaches a builtin gains a last, hidden parameter named
  * CK_CONTEXT_ARG_NAME (see ck/context.h); kernels that reach no builtin are
  * left untouched.

@@ -12,7 +12,9 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/CallGraph.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
@@ -293,12 +295,48 @@ void reportTransmitOutsidePrivateMemory(const Module &M, DiagnosticLog &Log) {
   }
 }
 
+/// The scopes of the `transmit` variables that the kernels of \p M declare
+/// in their own bodies.
+TransmitScopes findTransmitScopes(Module &M) {
+  TransmitScopes Scopes;
+  for (Function &F : M) {
+    if (!isKernel(F))
+      continue;
+    for (Instruction &I : instructions(F)) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || !isTransmitAnnotation(*Call))
+        continue;
+      TinyPtrVector<DbgDeclareInst *> Declares =
+          FindDbgDeclareUses(getUnderlyingObject(Call->getArgOperand(0)));
+      Scopes[Call] =
+          Declares.empty() ? TransmitScope::Unknown
+          : Declares.front()->getVariable()->getScope() == F.getSubprogram()
+              ? TransmitScope::Root
+              : TransmitScope::NestedBlock;
+    }
+  }
+  return Scopes;
+}
+
+/// Erases the debug info of variables, which the frontends ask for only so
+/// that findTransmitScopes() sees scopes: the passes after it see the line
+/// tables alone, as with older frontends.
+void eraseVariableDebugInfo(Module &M) {
+  for (Function &F : M)
+    for (Instruction &I : make_early_inc_range(instructions(F)))
+      if (isa<DbgVariableIntrinsic>(I))
+        I.eraseFromParent();
+}
+
 } // namespace
 
 bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
   Changed = false;
   if (none_of(M, [](const Function &F) { return getBuiltin(F).has_value(); }))
     return true;
+
+  const TransmitScopes OwnAnnotations = findTransmitScopes(M);
+  eraseVariableDebugInfo(M);
 
   DiagnosticLog Log;
   CallGraphFacts Facts = analyzeCallGraph(M, Log);
@@ -319,11 +357,6 @@ bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
                 "hidden argument");
       continue;
     }
-    SmallPtrSet<const CallBase *, 4> OwnAnnotations;
-    for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallBase>(&I))
-        if (isTransmitAnnotation(*Call))
-          OwnAnnotations.insert(Call);
     inlineAllCallees(F, Log);
     Changed = true;
     checkUniformControlFlow(F, Log);

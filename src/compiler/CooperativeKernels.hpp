@@ -9,6 +9,7 @@
 #ifndef CK_COMPILER_COOPERATIVE_KERNELS_HPP
 #define CK_COMPILER_COOPERATIVE_KERNELS_HPP
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -43,6 +44,17 @@ llvm::StringRef getBuiltinName(Builtin B);
 
 /// Whether \p Call is an llvm.var.annotation that marks a `transmit` variable.
 bool isTransmitAnnotation(const llvm::CallBase &Call);
+
+/// Where a kernel declares a `transmit` variable, by the scope of the
+/// variable's debug info. Frontends compile with variable debug info
+/// (-debug-info-kind=limited): clang gives each compound statement but the
+/// function body its own DILexicalBlock. Older frontends give line tables
+/// only, and then the scope is unknown.
+enum class TransmitScope { Root, NestedBlock, Unknown };
+
+/// The `transmit` annotations of the kernels' own bodies (not inlined from a
+/// helper), with the scope of each annotated variable.
+using TransmitScopes = llvm::DenseMap<const llvm::CallBase *, TransmitScope>;
 
 /// Collects errors and warnings, one line each, in the format of
 /// include/ck/compiler.h.
@@ -89,12 +101,11 @@ struct TransmitRecord {
 void checkUniformControlFlow(llvm::Function &Kernel, DiagnosticLog &Log);
 
 /// Lays out the transmit record of the inlined \p Kernel, reporting the
-/// variables that cannot be transmitted. \p OwnAnnotations are the transmit
-/// annotations that the kernel's own body held before inlining.
-TransmitRecord
-layOutTransmitRecord(llvm::Function &Kernel,
-                     const llvm::SmallPtrSetImpl<const llvm::CallBase *> &OwnAnnotations,
-                     DiagnosticLog &Log);
+/// variables that cannot be transmitted. \p OwnAnnotations holds the
+/// transmit annotations that the kernels' own bodies held before inlining.
+TransmitRecord layOutTransmitRecord(llvm::Function &Kernel,
+                                    const TransmitScopes &OwnAnnotations,
+                                    DiagnosticLog &Log);
 
 /// Warns at reads of private variables (not `transmit`) that a workgroup
 /// joining the inlined \p Kernel at a fork point can reach before writing

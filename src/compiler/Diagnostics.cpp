@@ -34,10 +34,15 @@
 // workgroup-dependent ids, where nothing is a broadcast.
 //
 // Transmit: a `transmit` variable must be declared in the kernel's root
-// scope, which we check soundly as: its annotation is in the kernel's own
-// body (not inlined from a helper) and, like its alloca, in the entry block,
-// that is, before any control flow. Its type must be copyable to another
-// workgroup: no pointers to private, local or generic memory, at any depth.
+// scope: its annotation is in the kernel's own body (not inlined from a
+// helper) and its debug info's scope is the kernel's DISubprogram, not a
+// DILexicalBlock (a nested block, a loop's init). Without variable debug
+// info (frontends older than the one that asks clang for it) we check the
+// stronger rule that the annotation is in the entry block, before any
+// control flow. At -O0 clang puts every alloca in the entry block, so the
+// variable is one static slot whatever its scope. Its type must be copyable
+// to another workgroup: no pointers to private, local or generic memory, at
+// any depth.
 //
 //===----------------------------------------------------------------------===//
 
@@ -739,10 +744,9 @@ void checkUniformControlFlow(Function &Kernel, DiagnosticLog &Log) {
   }
 }
 
-TransmitRecord
-layOutTransmitRecord(Function &Kernel,
-                     const SmallPtrSetImpl<const CallBase *> &OwnAnnotations,
-                     DiagnosticLog &Log) {
+TransmitRecord layOutTransmitRecord(Function &Kernel,
+                                    const TransmitScopes &OwnAnnotations,
+                                    DiagnosticLog &Log) {
   const DataLayout &DL = Kernel.getParent()->getDataLayout();
   const BasicBlock &Entry = Kernel.getEntryBlock();
   TransmitRecord Record;
@@ -753,15 +757,25 @@ layOutTransmitRecord(Function &Kernel,
       continue;
     auto *Variable = dyn_cast<AllocaInst>(
         getUnderlyingObject(Call->getArgOperand(0)));
-    if (!OwnAnnotations.count(Call)) {
+    const auto Own = OwnAnnotations.find(Call);
+    if (Own == OwnAnnotations.end()) {
       Log.error(I,
                 "'transmit' variable is declared in a function called by the "
                 "kernel; declare it in the kernel's root scope",
                 "transmit");
       continue;
     }
+    if (Own->second == TransmitScope::NestedBlock) {
+      Log.error(I,
+                "'transmit' variable is declared in a nested scope (a block "
+                "or a for loop's init); declare it in the kernel's root scope, "
+                "its outermost block",
+                "transmit");
+      continue;
+    }
     if (!Variable || Variable->getParent() != &Entry ||
-        I.getParent() != &Entry || !Variable->isStaticAlloca()) {
+        !Variable->isStaticAlloca() ||
+        (Own->second == TransmitScope::Unknown && I.getParent() != &Entry)) {
       Log.error(I,
                 "'transmit' variable must be declared in the kernel's root "
                 "scope, before any control flow",

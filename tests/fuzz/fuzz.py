@@ -30,6 +30,7 @@ OpenCL is called through ctypes in worker processes (this file with
 fuzzer: the worker is killed and a new one started.
 """
 import argparse
+import concurrent.futures
 import ctypes
 import hashlib
 import json
@@ -42,6 +43,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -132,7 +134,7 @@ class CL:
             self.lib.clReleaseProgram(self.program)
         self.program = self.kernel = None
 
-    def build(self, source):
+    def build(self, source, options=""):
         self.release()
         err = ctypes.c_int32()
         src = ctypes.c_char_p(source.encode())
@@ -140,7 +142,8 @@ class CL:
                                                       ctypes.byref(err))
         self.check(err.value, "clCreateProgramWithSource")
         self.program = program
-        rc = self.lib.clBuildProgram(program, 1, ctypes.byref(self.device), b"", None, None)
+        rc = self.lib.clBuildProgram(program, 1, ctypes.byref(self.device), options.encode(),
+                                     None, None)
         log = self._string(lambda h, p, s, b, r: self.lib.clGetProgramBuildInfo(
             h, self.device, p, s, b, r), program, 0x1183)
         if rc != 0:
@@ -220,7 +223,7 @@ def worker():
         request = json.loads(line)
         try:
             if "source" in request:
-                reply(cl.build(request["source"]))
+                reply(cl.build(request["source"], request["options"]))
             else:
                 # the launch `repeats` times (a race may show once in a
                 # thousand): the first answer that differs from the first
@@ -240,8 +243,8 @@ def worker():
 # ---------------------------------------------------------------- parent
 
 class Worker:
-    def __init__(self, name, env, logdir):
-        self.name, self.env, self.logdir = name, env, logdir
+    def __init__(self, name, env, logdir, options=""):
+        self.name, self.env, self.logdir, self.options = name, env, logdir, options
         self.proc = None
         self.buffer = b""
         self.hello = None
@@ -316,7 +319,7 @@ class Worker:
 
     def build(self, source, timeout):
         self.wanted = (source, timeout)
-        answer = self.request({"source": source}, timeout)
+        answer = self.request({"source": source, "options": self.options}, timeout)
         self.source = source if answer.get("built") else None
         return answer
 
@@ -347,8 +350,11 @@ def make_icd(out, name, vendors_dir, pattern):
 
 
 class Config:
-    def __init__(self, name, env, groups_choices, reference=False):
+    def __init__(self, name, env, groups_choices, reference=False, options=""):
         self.name, self.env, self.groups_choices, self.reference = name, env, groups_choices, reference
+        self.options = options
+        # the configurations of one lane run one after the other, the lanes at once
+        self.lane = name.split("/")[0]
         self.worker = None
 
 
@@ -357,13 +363,18 @@ def configs_from_args(a, logdir):
     for k in ("CK_POLICY", "CK_CHECK", "CK_TRACE", "CK_STATS", "CK_CAP_FILE", "LP_NUM_THREADS",
               "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "LP_CL", "RUSTICL_ENABLE"):
         base.pop(k, None)
+    # llvmpipe compiles a kernel at its first launch and keeps it in the
+    # shader cache: the other policies and unit counts of a frontend find it
+    # there (the policy and LP_NUM_THREADS do not change the code)
+    base.setdefault("MESA_SHADER_CACHE_DIR", os.path.join(os.path.abspath(a.out), "shader-cache"))
     configs = []
     U = [int(u) for u in str(a.units).split(",")]
     if a.pocl_icd and "pocl" in a.platforms:
         env = dict(base, OCL_ICD_VENDORS=a.pocl_icd, POCL_CPU_MAX_CU_COUNT=str(a.pocl_units),
                    POCL_MAX_PTHREAD_COUNT=str(a.pocl_units),
                    POCL_CACHE_DIR=os.path.join(a.out, "pocl-cache"))
-        configs.append(Config("pocl", env, list(range(1, a.pocl_units + 1)), reference=True))
+        configs.append(Config("pocl", env, list(range(1, a.pocl_units + 1)), reference=True,
+                              options=a.pocl_options))
     for fe in ("clover", "rusticl"):
         if fe not in a.platforms:
             continue
@@ -384,7 +395,7 @@ def configs_from_args(a, logdir):
             name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
             configs.append(Config(name, e, list(range(1, 4 * units + 1))))
     for c in configs:
-        c.worker = Worker(c.name, c.env, logdir)
+        c.worker = Worker(c.name, c.env, logdir, c.options)
     return configs
 
 
@@ -417,6 +428,7 @@ class Fuzzer:
                        "hangs": 0, "wrong": 0, "invalid_right": 0, "invalid_wrong": 0, "slow": 0}
         self.findings = []
         self.times = {c.name: [0.0, 0.0] for c in self.configs}
+        self.lock = threading.Lock()
         self.repeats = a.repeats
 
     def log(self, msg):
@@ -424,62 +436,48 @@ class Fuzzer:
             print(msg, flush=True)
 
     # one program, every configuration: returns a list of findings
+    def tally(self, key, config=None, build=0.0, run=0.0):
+        """Counts (key) and times (config) from the lanes' threads."""
+        with self.lock:
+            if key:
+                self.counts[key] += 1
+            if config:
+                self.times[config][0] += build
+                self.times[config][1] += run
+
+    # one program, every configuration: returns a list of findings
     def check_program(self, seed, size, drop=(), only=None, mutation=None):
         src, info = generate.generate(seed, size, drop, mutation=mutation)
         rng = random.Random(seed)
-        results = []  # (config, groups, answer)
-        findings = []
+        plan = {}  # lane: [(config, values of N)], in the order of the configurations
         for c in self.configs:
             if only and c.name not in only:
                 continue
-            w = c.worker
-            t0 = time.monotonic()
-            answer = w.build(src, self.a.build_timeout)
-            self.times[c.name][0] += time.monotonic() - t0
-            self.counts["builds"] += 1
-            if "hang" in answer or "crash" in answer or "error" in answer:
-                kind = "hang" if "hang" in answer else "crash"
-                findings.append({"kind": kind, "config": c.name, "what": "build",
-                                 "detail": answer})
-                continue
-            if not answer["built"]:
-                findings.append({"kind": "wrong", "config": c.name,
-                                 "what": "a valid program did not build", "detail": answer["log"]})
-                continue
-            if not c.reference and VALID_WARNING.search(answer["log"]):
-                findings.append({"kind": "wrong", "config": c.name,
-                                 "what": "a valid program built with a cooperative-kernel warning",
-                                 "detail": answer["log"]})
-            groups_list = sorted(set(rng.sample(c.groups_choices, min(self.a.launches, len(c.groups_choices)))))
+            groups_list = sorted(set(rng.sample(c.groups_choices,
+                                                min(self.a.launches, len(c.groups_choices)))))
             if only and only[c.name]:
                 groups_list = only[c.name]
-            for index, groups in enumerate(groups_list):
-                # llvmpipe compiles the kernel at its first launch: that one
-                # has the build's time too
-                timeout = self.a.run_timeout + (self.a.build_timeout if index == 0 else 0)
-                t0 = time.monotonic()
-                ans = w.run(info, groups, timeout, 1 if c.reference else self.repeats)
-                self.times[c.name][1] += time.monotonic() - t0
-                self.counts["launches"] += 1
-                if "hang" in ans and self.a.confirm:
-                    # on a loaded machine a launch can be slow: again, in a
-                    # new worker, with --confirm seconds
-                    w.build(src, self.a.build_timeout)
-                    t0 = time.monotonic()
-                    ans = w.run(info, groups, self.a.confirm)
-                    self.times[c.name][1] += time.monotonic() - t0
-                    self.counts["slow"] += "hang" not in ans
-                    if "hang" not in ans:
-                        self.log(f"  slow: seed {seed} on {c.name} N={groups} ended only within "
-                                 f"{self.a.confirm} s")
-                if "hang" in ans:
-                    findings.append({"kind": "hang", "config": c.name, "groups": groups,
-                                     "timeout": self.a.confirm or timeout})
-                    continue
-                if "crash" in ans or "error" in ans:
-                    findings.append({"kind": "crash", "config": c.name, "groups": groups, "detail": ans})
-                    continue
-                results.append((c, groups, ans))
+            plan.setdefault(c.lane, []).append((c, groups_list))
+
+        def run_lane(configs):
+            return [self.check_config(c, groups_list, seed, src, info)
+                    for c, groups_list in configs]
+
+        # The lanes (PoCL, Clover, rusticl) run at once: most of a program's
+        # time is llvmpipe compiling the kernel at the first launch of each
+        # frontend (the configurations after it find the kernel in the
+        # shader cache), and the lanes' workers are separate processes.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.a.jobs) as pool:
+            lanes = list(pool.map(run_lane, plan.values()))
+        by_config = {}
+        for configs, answers in zip(plan.values(), lanes):
+            for (c, _), answer in zip(configs, answers):
+                by_config[c.name] = answer
+        findings, results = [], []  # results: (config, groups, answer)
+        for c in self.configs:
+            if c.name in by_config:
+                findings += by_config[c.name][0]
+                results += by_config[c.name][1]
         if results:
             ref = next((r for r in results if r[0].reference), results[0])
             for c, groups, ans in results:
@@ -489,6 +487,54 @@ class Fuzzer:
                                      "detail": first_difference(ans, ref[2])
                                      + (f" (at repeat {ans['varied']})" if "varied" in ans else "")})
         return src, info, findings
+
+    def check_config(self, c, groups_list, seed, src, info):
+        """The program built and launched with each N in one configuration:
+        (findings, [(config, groups, answer)])."""
+        findings, results = [], []
+        w = c.worker
+        t0 = time.monotonic()
+        answer = w.build(src, self.a.build_timeout)
+        self.tally("builds", c.name, build=time.monotonic() - t0)
+        if "hang" in answer or "crash" in answer or "error" in answer:
+            kind = "hang" if "hang" in answer else "crash"
+            findings.append({"kind": kind, "config": c.name, "what": "build", "detail": answer})
+            return findings, results
+        if not answer["built"]:
+            findings.append({"kind": "wrong", "config": c.name,
+                             "what": "a valid program did not build", "detail": answer["log"]})
+            return findings, results
+        if not c.reference and VALID_WARNING.search(answer["log"]):
+            findings.append({"kind": "wrong", "config": c.name,
+                             "what": "a valid program built with a cooperative-kernel warning",
+                             "detail": answer["log"]})
+        for index, groups in enumerate(groups_list):
+            # llvmpipe compiles the kernel at its first launch: that one
+            # has the build's time too
+            timeout = self.a.run_timeout + (self.a.build_timeout if index == 0 else 0)
+            t0 = time.monotonic()
+            ans = w.run(info, groups, timeout, 1 if c.reference else self.repeats)
+            self.tally("launches", c.name, run=time.monotonic() - t0)
+            if "hang" in ans and self.a.confirm:
+                # on a loaded machine a launch can be slow: again, in a new
+                # worker, with --confirm seconds
+                w.build(src, self.a.build_timeout)
+                t0 = time.monotonic()
+                ans = w.run(info, groups, self.a.confirm)
+                self.tally("slow" if "hang" not in ans else None, c.name,
+                           run=time.monotonic() - t0)
+                if "hang" not in ans:
+                    self.log(f"  slow: seed {seed} on {c.name} N={groups} ended only within "
+                             f"{self.a.confirm} s")
+            if "hang" in ans:
+                findings.append({"kind": "hang", "config": c.name, "groups": groups,
+                                 "timeout": self.a.confirm or timeout})
+                continue
+            if "crash" in ans or "error" in ans:
+                findings.append({"kind": "crash", "config": c.name, "groups": groups, "detail": ans})
+                continue
+            results.append((c, groups, ans))
+        return findings, results
 
     def self_test(self):
         """The oracle must be able to fail: a program made nondeterministic
@@ -517,6 +563,18 @@ class Fuzzer:
         print(f"self-test: a valid statement claimed invalid: {got} wrong diagnostics of {n} builds "
               f"(want {n} > 0)")
         ok &= n > 0 and got == n
+        reference = next((c for c in self.configs if c.reference), None)
+        if reference:
+            # the reference's build options keep it off the PoCL bug that
+            # seed 60011 found (the kernel says how)
+            with open(os.path.join(HERE, "known", "pocl-divergent-loop.cl")) as f:
+                reference.worker.build(f.read(), self.a.build_timeout)
+            info = {"res_words": 1, "slot_init": {}, "in_words": 1, "in": [0], "counters": 1,
+                    "out_words": 1, "k0": 0, "k1": 0, "local_size": 4}
+            got = reference.worker.run(info, 1, self.a.run_timeout).get("res", [None])[0]
+            print(f"self-test: known/pocl-divergent-loop.cl on {reference.name} "
+                  f"({reference.options or 'no options'}): res[0] = {got} (want 1)")
+            ok &= got == 1
         _, _, f = self.check_program(1, 1)
         print(f"self-test: the same program unmutated: {len(f)} findings (want 0)")
         ok &= not f
@@ -689,11 +747,13 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         return worker()
     if len(sys.argv) > 1 and sys.argv[1] == "--run-file":
-        # --run-file FILE.cl GROUPS LOCAL REPEATS: a saved or hand-reduced
-        # kernel `fuzz` with the generator's arguments, launched REPEATS
-        # times on the platform the environment selects (triage)
+        # --run-file FILE.cl GROUPS LOCAL REPEATS [OPTIONS]: a saved or
+        # hand-reduced kernel `fuzz` with the generator's arguments, built
+        # with OPTIONS and launched REPEATS times on the platform the
+        # environment selects; prints the words of res[] that are not 0
+        # (triage)
         cl = CL()
-        answer = cl.build(open(sys.argv[2]).read())
+        answer = cl.build(open(sys.argv[2]).read(), " ".join(sys.argv[6:]))
         if not answer["built"]:
             print(answer["log"])
             return 1
@@ -707,7 +767,9 @@ def main():
             if memory_digest(again) != memory_digest(first):
                 print(f"launch {i + 1} differs from the first: {first_difference(again, first)}")
                 return 1
-        print(f"{repeats} launches, the same memory")
+        print(f"{repeats} launches, the same memory: "
+              + (", ".join(f"res[{i}] = {x:#x}" for i, x in enumerate(first["res"]) if x)
+                 or "res[] all 0"))
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
         # --build-only FILE: build FILE on the platform the environment selects
@@ -732,6 +794,9 @@ def main():
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
+    ap.add_argument("--pocl-options", default="-cl-opt-disable",
+                    help="build options of the reference: PoCL 3.1's optimizations miscompile a "
+                    "divergent loop after a barrier (tests/fuzz/known/pocl-divergent-loop.cl)")
     ap.add_argument("--launches", type=int, default=4,
                     help="values of N per configuration (a launch takes milliseconds; the compile "
                     "at the first one most of the time)")
@@ -740,6 +805,8 @@ def main():
     ap.add_argument("--confirm", type=float, default=300,
                     help="a launch that timed out runs again with this many seconds before it counts "
                     "as a hang (0: no second run)")
+    ap.add_argument("--jobs", type=int, default=3,
+                    help="lanes (PoCL, Clover, rusticl) that run a program at once")
     ap.add_argument("--invalid-every", type=int, default=3)
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--shrink-tries", type=int, default=40)

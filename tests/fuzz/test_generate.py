@@ -3,9 +3,12 @@
 oracle's comparison in fuzz.py): same seed, same program; leaving items out
 keeps the rest; the transmit record fits; every builtin and every invalid
 kind shows up; a difference in memory is seen."""
+import argparse
 import os
 import re
 import sys
+import threading
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +32,7 @@ class GenerateTest(unittest.TestCase):
         for needle in ("offer_kill();", "request_fork();", "global_barrier();",
                        "resizing_global_barrier();", "query_kill_count()", "transmit global const uint *",
                        "typedef struct", "barrier(CLK_LOCAL_MEM_FENCE)", "atomic_min", "atomic_xor",
-                       "SYNC_ARG);", "transmit uint tl0"):
+                       "SYNC_ARG);", "transmit uint tl0", "uint pre = k1;"):
             self.assertIn(needle, text)
 
     def test_transmit_record_fits(self):
@@ -67,6 +70,18 @@ class GenerateTest(unittest.TestCase):
             self.assertIn("/*INVALID*/", src)
             self.assertEqual(info["rule"], generate.INVALID_KINDS[kind][0])
 
+    def test_transmit_placements(self):
+        # valid: declared in the root scope after a loop and a branch of it
+        for seed in range(1, 40):
+            body = kernel_body(generate.generate(seed, 2)[0])
+            if "uint pre = k1;" in body:
+                self.assertLess(body.index("   for (uint p = 0u;"), body.index("   transmit "))
+        # invalid: each kind of place outside the root scope
+        text = "".join(generate.generate(seed, 1, (), "transmit-nested")[0] for seed in range(1, 40))
+        for opening in ("   { /*INVALID*/", "   if (k0 != ", "   for (uint v = 0u;",
+                        "   for (transmit uint nested"):
+            self.assertIn(opening, text)
+
     def test_mutations(self):
         for mutation in generate.MUTATIONS:
             src, _ = generate.generate(5, 2, mutation=mutation)
@@ -85,6 +100,51 @@ class OracleTest(unittest.TestCase):
             self.assertIn(f"{area}[{index}]", fuzz.first_difference(c, a))
         c = dict(a, status=-1150)
         self.assertNotEqual(fuzz.memory_digest(a), fuzz.memory_digest(c))
+
+
+class FakeWorker:
+    """A worker that answers after `delay` seconds with res = [value]."""
+    def __init__(self, value, delay):
+        self.value, self.delay = value, delay
+
+    def build(self, source, timeout):
+        time.sleep(self.delay)
+        return {"built": True, "log": ""}
+
+    def run(self, info, groups, timeout, repeats=1):
+        time.sleep(self.delay)
+        return {"status": 0, "res": [self.value], "out": [], "seconds": self.delay}
+
+
+class LanesTest(unittest.TestCase):
+    def fuzzer(self, values, delay, jobs):
+        f = fuzz.Fuzzer.__new__(fuzz.Fuzzer)
+        f.a = argparse.Namespace(launches=1, build_timeout=5, run_timeout=5, confirm=0, jobs=jobs,
+                                 quiet=True)
+        f.configs = []
+        for name, value in values:
+            c = fuzz.Config(name, {}, [1], reference=name == "pocl")
+            c.worker = FakeWorker(value, delay)
+            f.configs.append(c)
+        f.counts = {"builds": 0, "launches": 0, "slow": 0}
+        f.times = {c.name: [0.0, 0.0] for c in f.configs}
+        f.lock = threading.Lock()
+        f.repeats = 1
+        return f
+
+    def test_lanes_run_at_once_and_report_in_order(self):
+        values = [("pocl", 1), ("clover/a", 2), ("clover/b", 1), ("rusticl/a", 3), ("rusticl/b", 1)]
+        f = self.fuzzer(values, 0.2, 3)
+        start = time.monotonic()
+        _, _, findings = f.check_program(1, 1)
+        # two configurations of 0.4 s per lane, not five one after the other
+        self.assertLess(time.monotonic() - start, 1.5)
+        self.assertEqual([x["config"] for x in findings], ["clover/a", "rusticl/a"])
+        self.assertEqual(f.counts["launches"], 5)
+        serial = self.fuzzer(values, 0.2, 1)
+        start = time.monotonic()
+        self.assertEqual(serial.check_program(1, 1)[2], findings)
+        self.assertGreater(time.monotonic() - start, 1.9)
 
 
 if __name__ == "__main__":
