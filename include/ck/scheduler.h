@@ -129,10 +129,10 @@ struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler
  *
  * Throttle. The launches that share a queue key and a throttle hold at
  * most ck_throttle_units() units together (running work-groups and parked
- * offers): a cooperative launch starts with at most that many, is offered
- * no fork beyond it, and is asked to give back what it holds over it (kill
- * requests) while it runs; ordinary work-groups wait for room. The cap
- * holds under the unit cap and never counts for other queues. */
+ * offers): a cooperative launch starts with at most that many and is
+ * offered no fork that would take its active work-groups (returned ones
+ * included) beyond it; ordinary work-groups wait for room. The cap holds
+ * under the unit cap and never counts for other queues. */
 enum ck_priority {
    CK_PRIORITY_LOW = -1,
    CK_PRIORITY_MEDIUM = 0,

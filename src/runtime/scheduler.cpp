@@ -846,8 +846,12 @@ void ck_scheduler::offer_idle_units()
             continue;
          const uint32_t claimed =
             header_word(kernel->context, CK_ACTIVE_GROUPS).load() + kernel->parked;
-         // Offers never exceed N - M, so forks never take M past N.
-         if (claimed >= kernel->max_groups)
+         // Offers never exceed N - M, so forks never take M past N, nor
+         // past a throttle: returned work-groups stay active without a unit.
+         const uint32_t most = kernel->throttle_units
+                                  ? std::min(kernel->max_groups, kernel->throttle_units)
+                                  : kernel->max_groups;
+         if (claimed >= most)
             continue;
          if (neediest && kernel->priority != neediest->priority) {
             if (kernel->priority > neediest->priority) {

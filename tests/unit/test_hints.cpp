@@ -267,5 +267,52 @@ TEST(Hints, ThrottleCapsTheUnitsAQueueHolds)
    EXPECT_EQ(throttled.tracker.violations(), 0u);
 }
 
+// Work-group 1 returns at once (its id stays active); the others request
+// forks until stopped.
+struct OneReturns {
+   explicit OneReturns(uint32_t max_groups) : context(max_groups) {}
+   void run(unsigned id, unsigned)
+   {
+      host::WorkGroup group(context, id);
+      if (id == 1) {
+         returned.store(true);
+         return;
+      }
+      running.fetch_add(1);
+      Backoff backoff;
+      while (!stop.load()) {
+         group.request_fork(0, 0u);
+         backoff.pause();
+      }
+      running.fetch_sub(1);
+   }
+   host::Context context;
+   std::atomic<bool> stop{false}, returned{false};
+   std::atomic<unsigned> running{0};
+};
+
+// A returned work-group stays active: a throttled kernel is offered no
+// fork that would take M past its throttle, though the returned
+// work-group's unit is free (the next launch finds it so).
+TEST(Hints, ReturnedWorkGroupsCountAgainstTheThrottle)
+{
+   auto scheduler = make_scheduler(4, "default");
+   OneReturns kernel(4);
+   int queue = 0;
+   const ck_launch_hints medium{&queue, CK_PRIORITY_MEDIUM, CK_THROTTLE_MEDIUM};
+   ck_launch *cooperative = ck_scheduler_launch_cooperative_hinted(
+      scheduler.get(), run_kernel<OneReturns>, &kernel, kernel.context.data(), 4, nullptr, &medium);
+   ASSERT_NE(cooperative, nullptr);
+   require_eventually([&] { return kernel.returned.load() && kernel.running.load() == 1; },
+                      "work-group 1 returned", &kernel.context);
+   CountingKernel probe(3);
+   wait_or_die(ck_scheduler_launch(scheduler.get(), run_kernel<CountingKernel>, &probe, 3));
+   kernel.stop.store(true);
+   const ck_launch_stats stats = wait_or_die(cooperative);
+   EXPECT_EQ(stats.max_active, 2u);
+   EXPECT_EQ(stats.forks, 0u);
+   EXPECT_EQ(stats.kills, 0u) << "the three other units were free";
+}
+
 } // namespace
 } // namespace ck::test
