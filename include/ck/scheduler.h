@@ -157,11 +157,6 @@ struct ck_launch_hints {
 /* The units a throttle leaves a queue on this scheduler. */
 unsigned ck_throttle_units(const struct ck_scheduler *scheduler, enum ck_throttle throttle);
 
-/* ck_scheduler_max_active_groups() for a launch with these hints: also at
- * most the throttle's units. */
-unsigned ck_scheduler_max_active_groups_hinted(struct ck_scheduler *scheduler,
-                                               const struct ck_launch_hints *hints);
-
 /* ck_scheduler_launch() and ck_scheduler_launch_cooperative() with hints;
  * NULL hints are the defaults. Also NULL, starting nothing, when a hint is
  * not one of its enum's values. */

@@ -1231,13 +1231,6 @@ unsigned ck_throttle_units(const ck_scheduler *scheduler, ck_throttle throttle)
    return scheduler->throttle_units(throttle);
 }
 
-unsigned ck_scheduler_max_active_groups_hinted(ck_scheduler *scheduler,
-                                               const ck_launch_hints *hints)
-{
-   const unsigned cap = scheduler->max_active_groups();
-   return hints ? std::min(cap, scheduler->throttle_units(ck_throttle(hints->throttle))) : cap;
-}
-
 ck_launch *ck_scheduler_launch(ck_scheduler *scheduler, ck_run_fn run, void *data, unsigned groups)
 {
    return scheduler->launch(run, data, groups, default_hints);

@@ -47,12 +47,6 @@ TEST(Hints, ThrottleUnits)
    auto three = make_scheduler(3, "default");
    EXPECT_EQ(ck_throttle_units(three.get(), CK_THROTTLE_LOW), 1u) << "at least one unit";
    EXPECT_EQ(ck_throttle_units(three.get(), CK_THROTTLE_MEDIUM), 1u);
-
-   const ck_launch_hints low{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_LOW};
-   EXPECT_EQ(ck_scheduler_max_active_groups_hinted(eight.get(), &low), 2u);
-   EXPECT_EQ(ck_scheduler_max_active_groups_hinted(eight.get(), nullptr), 8u);
-   ck_scheduler_set_unit_cap(eight.get(), 1);
-   EXPECT_EQ(ck_scheduler_max_active_groups_hinted(eight.get(), &low), 1u) << "under the unit cap";
 }
 
 TEST(Hints, InvalidHintsStartNothing)
