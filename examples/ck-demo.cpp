@@ -9,7 +9,9 @@
 // returns at once (rusticl). The cooperative kernel asks for more work-groups
 // than the device has compute units; the driver's scheduler runs as many as
 // it can and lends units to every frame. The result is checked against a
-// sequential reference, and the frame latencies printed.
+// sequential reference, and the frame latencies printed. With --priority,
+// the frames' queue has CL_QUEUE_PRIORITY_HIGH_KHR and the cooperative
+// kernel's CL_QUEUE_PRIORITY_LOW_KHR (cl_khr_priority_hints).
 // With CK_TRACE set, the scheduler writes its occupancy trace at exit.
 // covers: 10.1-global-size 10.2-resize-copies-wg0 10.6-barrier 10.6-resize
 // covers: 10.6-survivors-intact 13-header-noop
@@ -44,6 +46,7 @@ struct Options {
    int frame_size = 64; // matmul dimension
    int timeout_s = 300;
    bool single_thread = false;
+   bool priority = false;
 };
 
 void usage(FILE *out)
@@ -51,11 +54,12 @@ void usage(FILE *out)
    std::fprintf(out,
                 "usage: ck-demo [--kernels DIR] [--include DIR] [--n CELLS] [--steps STEPS] [--groups N]\n"
                 "               [--local-size L] [--frame-period MS] [--frame-size S]\n"
-                "               [--timeout SECONDS] [--single-thread]\n"
+                "               [--timeout SECONDS] [--single-thread] [--priority]\n"
                 "Relaxes CELLS integers for STEPS steps in a cooperative kernel of N\n"
                 "work-groups (default: 4 per compute unit) while another thread (with\n"
                 "--single-thread: the same thread) launches an SxS matrix product every\n"
-                "MS milliseconds (0: no frames).\n");
+                "MS milliseconds (0: no frames). --priority: the frames' queue has a high\n"
+                "priority, the cooperative kernel's a low one (cl_khr_priority_hints).\n");
 }
 
 long parse_number(const char *flag, const char *text, long min)
@@ -80,6 +84,10 @@ Options parse(int argc, char **argv)
       }
       if (arg == "--single-thread") {
          options.single_thread = true;
+         continue;
+      }
+      if (arg == "--priority") {
+         options.priority = true;
          continue;
       }
       if (i + 1 >= argc) {
@@ -149,7 +157,9 @@ double milliseconds_since(Clock::time_point start)
 class FrameLoad {
 public:
    FrameLoad(cl_device_id device, const Options &options, cl_uint units)
-      : graphics_(device, apps_config(options)), units_(units)
+      : graphics_(device, apps_config(options), 64,
+                  options.priority ? CL_QUEUE_PRIORITY_HIGH_KHR : 0),
+        units_(units)
    {
       graphics_.set_size(options.frame_size);
       run();
@@ -215,7 +225,10 @@ int main(int argc, char **argv)
       // Profiling: a cooperative launch's START and END stamps are its run
       // on the compute units (first work-group to completion), without the
       // compile that its enqueue may include.
-      cl_host::Queue queue = cl_host::create_queue(context, device, /*profiling=*/true);
+      cl_host::Queue queue = cl_host::create_queue(
+         context, device, /*profiling=*/true, options.priority ? CL_QUEUE_PRIORITY_LOW_KHR : 0);
+      if (options.priority)
+         std::printf("queue priorities: frames high, cooperative kernel low\n");
       cl_host::Program program = cl_host::build_or_throw(
          context, device,
          cl_host::read_file(options.include + "/cooperative_kernels.cl.h") +

@@ -48,9 +48,10 @@ const GraphicsLoad &graphics_load(const std::string &name)
    throw std::invalid_argument("unknown graphics load '" + name + "' (light, medium, heavy)");
 }
 
-Graphics::Graphics(cl_device_id device, const AppConfig &config, size_t local_size)
+Graphics::Graphics(cl_device_id device, const AppConfig &config, size_t local_size,
+                   cl_queue_priority_khr priority)
    : device_(device), local_size_(local_size), context_(cl_host::create_context(device)),
-     queue_(cl_host::create_queue(context_, device, true))
+     queue_(cl_host::create_queue(context_, device, true, priority))
 {
    program_ = cl_host::build_or_throw(context_, device_,
                                       cl_host::read_file(config.kernels_dir + "/apps/matmul.cl"));

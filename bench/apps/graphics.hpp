@@ -36,7 +36,9 @@ struct Frame {
 
 class Graphics {
 public:
-   Graphics(cl_device_id device, const AppConfig &config, size_t local_size = 64);
+   // priority: the queue's CL_QUEUE_PRIORITY_KHR, 0 for none.
+   Graphics(cl_device_id device, const AppConfig &config, size_t local_size = 64,
+            cl_queue_priority_khr priority = 0);
    Graphics(const Graphics &) = delete;
    Graphics &operator=(const Graphics &) = delete;
 

@@ -111,6 +111,64 @@ struct ck_launch *ck_scheduler_launch_cooperative(struct ck_scheduler *scheduler
                                                   void *data, uint32_t *context,
                                                   uint32_t max_groups, const char *kernel_name);
 
+/* Queue hints (cl_khr_priority_hints, cl_khr_throttle_hints): a launch
+ * made without them is a medium-priority launch without a throttle, and
+ * the scheduler behaves as described above.
+ *
+ * Priority. Work waiting for units takes them only from cooperative
+ * kernels of its own priority or lower (kill requests, withdrawn fork
+ * offers), the lowest priority first: high-priority work takes units from
+ * lower-priority kernels at their next kill points, a high-priority
+ * kernel is not asked for units by lower-priority work, and low-priority
+ * work waits for free units while only higher-priority kernels hold them.
+ * Free units go to the waiting work of the highest priority (ordinary
+ * before cooperative among equals, each in launch order), then to forks
+ * of the running cooperative kernels of the highest priority (the neediest
+ * among equals). Units over the unit cap are gathered from any priority.
+ * (The random policy still asks every kernel for every kill it can make.)
+ *
+ * Throttle. The launches that share a queue key and a throttle hold at
+ * most ck_throttle_units() units together (running work-groups and parked
+ * offers): a cooperative launch starts with at most that many and is
+ * offered no fork that would take its active work-groups (returned ones
+ * included) beyond it; ordinary work-groups wait for room. The cap holds
+ * under the unit cap and never counts for other queues. */
+enum ck_priority {
+   CK_PRIORITY_LOW = -1,
+   CK_PRIORITY_MEDIUM = 0,
+   CK_PRIORITY_HIGH = 1,
+};
+
+enum ck_throttle {
+   CK_THROTTLE_NONE = 0, /* no cap */
+   CK_THROTTLE_LOW,      /* a quarter of the units, at least one */
+   CK_THROTTLE_MEDIUM,   /* half of the units, at least one */
+   CK_THROTTLE_HIGH,     /* all units */
+};
+
+struct ck_launch_hints {
+   const void *queue; /* launches with the same key share the throttle's
+                         units (a driver passes its context); NULL: the
+                         launch is a queue of its own */
+   int priority;      /* enum ck_priority */
+   int throttle;      /* enum ck_throttle */
+};
+
+/* The units a throttle leaves a queue on this scheduler. */
+unsigned ck_throttle_units(const struct ck_scheduler *scheduler, enum ck_throttle throttle);
+
+/* ck_scheduler_launch() and ck_scheduler_launch_cooperative() with hints;
+ * NULL hints are the defaults. Also NULL, starting nothing, when a hint is
+ * not one of its enum's values. */
+struct ck_launch *ck_scheduler_launch_hinted(struct ck_scheduler *scheduler, ck_run_fn run,
+                                             void *data, unsigned groups,
+                                             const struct ck_launch_hints *hints);
+struct ck_launch *ck_scheduler_launch_cooperative_hinted(struct ck_scheduler *scheduler,
+                                                         ck_run_fn run, void *data,
+                                                         uint32_t *context, uint32_t max_groups,
+                                                         const char *kernel_name,
+                                                         const struct ck_launch_hints *hints);
+
 #define CK_STATS_GATHER_TIMES 1024
 #define CK_STATS_FORK_TIMES 1024
 

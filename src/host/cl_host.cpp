@@ -127,6 +127,20 @@ Context create_context(cl_device_id device)
    return context;
 }
 
+Queue create_queue(cl_context context, cl_device_id device, bool profiling,
+                   cl_queue_priority_khr priority)
+{
+   if (priority == 0)
+      return create_queue(context, device, profiling);
+   const cl_queue_properties properties[] = {
+      CL_QUEUE_PROPERTIES, profiling ? CL_QUEUE_PROFILING_ENABLE : 0u, CL_QUEUE_PRIORITY_KHR,
+      priority, 0};
+   cl_int err = CL_SUCCESS;
+   Queue queue(clCreateCommandQueueWithProperties(context, device, properties, &err));
+   check(err, "clCreateCommandQueueWithProperties(CL_QUEUE_PRIORITY_KHR)");
+   return queue;
+}
+
 Queue create_queue(cl_context context, cl_device_id device, bool profiling)
 {
    cl_int err = CL_SUCCESS;

@@ -5,6 +5,7 @@
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <stdexcept>
 #include <string>
@@ -69,6 +70,9 @@ cl_uint device_uint(cl_device_id device, cl_device_info param);
 
 Context create_context(cl_device_id device);
 Queue create_queue(cl_context context, cl_device_id device, bool profiling = false);
+// A queue with a CL_QUEUE_PRIORITY_KHR (cl_khr_priority_hints); 0: none.
+Queue create_queue(cl_context context, cl_device_id device, bool profiling,
+                   cl_queue_priority_khr priority);
 
 struct BuildResult {
    Program program;

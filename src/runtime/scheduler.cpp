@@ -27,6 +27,13 @@
 // wakes the waiters) -> freed by ck_launch_wait(). Ordinary launches: queued
 // while they have work-groups to hand out, done when the last one returned.
 //
+// Hints (ck_launch_hints). Every launch has a priority; waiting work is
+// served and gathers units by priority (next_waiting(), balance(),
+// gather()), and fork offers go to the highest priority (offer_idle_units()).
+// A throttled launch counts the units its queue holds in queue_held_
+// (assign() holds one, the unit's return releases it); queue_room() bounds
+// what the queue's launches start with, are offered and are wanted for.
+//
 // Guards. mutex_ guards the scheduler and every field of every launch,
 // with these exceptions: `done`, `finished`, `forks_started` and
 // `withdrawals_wanted` are atomics written under the lock and read without
@@ -77,6 +84,7 @@
 #include "trace.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <chrono>
@@ -89,9 +97,11 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -145,6 +155,9 @@ struct ck_launch {
    Clock::time_point submitted, started, ended;
    bool has_started = false;
    std::atomic<bool> done{false}; // written under the scheduler's lock
+   int priority = CK_PRIORITY_MEDIUM;
+   const void *queue = nullptr;   // the throttle's key, when throttled
+   unsigned throttle_units = 0;   // the queue's cap; 0: no throttle
 
    // Ordinary launches.
    unsigned groups = 0;
@@ -183,9 +196,11 @@ public:
    unsigned units() const { return unsigned(units_.size()); }
    void set_unit_cap(unsigned cap);
    unsigned max_active_groups();
-   ck_launch *launch(ck_run_fn run, void *data, unsigned groups);
+   unsigned throttle_units(ck_throttle throttle) const;
+   ck_launch *launch(ck_run_fn run, void *data, unsigned groups, const ck_launch_hints &hints);
    ck_launch *launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
-                                 uint32_t max_groups, const char *kernel_name);
+                                 uint32_t max_groups, const char *kernel_name,
+                                 const ck_launch_hints &hints);
    bool wait(ck_launch *launch, std::optional<Clock::duration> timeout, ck_launch_stats *stats);
    void on_complete(ck_launch *launch, ck_complete_fn fn, void *data);
 
@@ -215,10 +230,16 @@ private:
    // All below run with mutex_ held.
    unsigned in_use() const { return unsigned(units_.size() - idle_.size()); }
    void apply_file_cap(unsigned cap);
+   void apply_hints(ck_launch &launch, const ck_launch_hints &hints);
+   unsigned queue_room(const ck_launch &launch) const;
+   void hold(const ck_launch &launch);
+   void release(const void *queue);
    void assign(Unit::Task task, ck_launch &launch, unsigned group);
    void dispatch();
+   ck_launch *next_waiting() const;
    void start_cooperative(ck_launch &kernel);
    void balance();
+   void gather(int64_t need, int priority);
    void request_every_kill();
    void offer_idle_units();
    void post_kill_requests(ck_launch &kernel, uint32_t count, bool gathering);
@@ -254,6 +275,7 @@ private:
    std::deque<ck_launch *> ordinary_queue_;    // launches with groups to hand out
    std::deque<ck_launch *> cooperative_queue_; // launches waiting for a first unit
    std::vector<ck_launch *> cooperative_running_;
+   std::unordered_map<const void *, unsigned> queue_held_; // units of throttled queues
    uint64_t next_launch_id_ = 1;
    uint32_t cooperative_launches_ = 0; // started so far
    uint64_t offers_made_ = 0;          // units offered to forks so far
@@ -330,7 +352,34 @@ unsigned ck_scheduler::max_active_groups()
    return unit_cap_;
 }
 
-ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
+unsigned ck_scheduler::throttle_units(ck_throttle throttle) const
+{
+   switch (throttle) {
+   case CK_THROTTLE_LOW:
+      return std::max(1u, units() / 4);
+   case CK_THROTTLE_MEDIUM:
+      return std::max(1u, units() / 2);
+   case CK_THROTTLE_NONE:
+   case CK_THROTTLE_HIGH:
+      break;
+   }
+   return units();
+}
+
+// A throttle that leaves every unit needs no bookkeeping: the launch is
+// then unthrottled.
+void ck_scheduler::apply_hints(ck_launch &launch, const ck_launch_hints &hints)
+{
+   launch.priority = hints.priority;
+   const unsigned cap = throttle_units(ck_throttle(hints.throttle));
+   if (cap < units()) {
+      launch.throttle_units = cap;
+      launch.queue = hints.queue ? hints.queue : &launch;
+   }
+}
+
+ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups,
+                                const ck_launch_hints &hints)
 {
    auto *launch = new ck_launch{};
    launch->scheduler = this;
@@ -338,6 +387,7 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
    launch->run = run;
    launch->data = data;
    launch->groups = groups;
+   apply_hints(*launch, hints);
    Lock lock(mutex_);
    launch->id = next_launch_id_++;
    launch->submitted = Clock::now();
@@ -352,7 +402,8 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups)
 }
 
 ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
-                                            uint32_t max_groups, const char *kernel_name)
+                                            uint32_t max_groups, const char *kernel_name,
+                                            const ck_launch_hints &hints)
 {
    if (max_groups == 0)
       return nullptr;
@@ -373,6 +424,7 @@ ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t 
    kernel->data = data;
    kernel->context = context;
    kernel->max_groups = max_groups;
+   apply_hints(*kernel, hints);
    Lock lock(mutex_);
    kernel->id = next_launch_id_++;
    kernel->submitted = Clock::now();
@@ -443,6 +495,7 @@ void ck_scheduler::unit_main(Unit &unit)
       if (unit.task == Unit::Task::Exit)
          return;
       ck_launch &launch = *unit.launch;
+      const void *queue = launch.queue;
       switch (unit.task) {
       case Unit::Task::Ordinary:
          lock.unlock();
@@ -461,7 +514,8 @@ void ck_scheduler::unit_main(Unit &unit)
       case Unit::Task::Exit:
          break;
       }
-      // The launch may be gone now.
+      // The launch may be gone now (the lock was held since it completed).
+      release(queue);
       unit.task = Unit::Task::None;
       unit.launch = nullptr;
       unit.free_since = Clock::now();
@@ -565,6 +619,7 @@ void ck_scheduler::assign(Unit::Task task, ck_launch &launch, unsigned group)
    unit.task = task;
    unit.launch = &launch;
    unit.group = group;
+   hold(launch);
    if (!launch.has_started) {
       launch.has_started = true;
       launch.started = Clock::now();
@@ -574,22 +629,23 @@ void ck_scheduler::assign(Unit::Task task, ck_launch &launch, unsigned group)
       unit.wake.notify_one();
 }
 
-// Hands free units to waiting work, ordinary first, then asks cooperative
-// kernels for the units still wanted, then offers what is left to forks.
+// Hands free units to waiting work, the highest priority first and
+// ordinary before cooperative among equals, then asks cooperative kernels
+// for the units still wanted, then offers what is left to forks.
 void ck_scheduler::dispatch()
 {
    while (!idle_.empty() && in_use() < unit_cap_) {
-      if (!ordinary_queue_.empty()) {
-         ck_launch &launch = *ordinary_queue_.front();
-         assign(Unit::Task::Ordinary, launch, launch.next_group++);
-         if (launch.next_group == launch.groups)
-            ordinary_queue_.pop_front();
-      } else if (!cooperative_queue_.empty()) {
-         ck_launch &kernel = *cooperative_queue_.front();
-         cooperative_queue_.pop_front();
-         start_cooperative(kernel);
-      } else {
+      ck_launch *next = next_waiting();
+      if (!next)
          break;
+      if (!next->cooperative) {
+         assign(Unit::Task::Ordinary, *next, next->next_group++);
+         if (next->next_group == next->groups)
+            ordinary_queue_.erase(std::find(ordinary_queue_.begin(), ordinary_queue_.end(), next));
+      } else {
+         cooperative_queue_.erase(
+            std::find(cooperative_queue_.begin(), cooperative_queue_.end(), next));
+         start_cooperative(*next);
       }
    }
    if (policy_.kind == ck::Policy::Kind::Never)
@@ -602,10 +658,49 @@ void ck_scheduler::dispatch()
       check_invariants(*kernel);
 }
 
+// The waiting launch that gets the next free unit: the first of the highest
+// priority whose queue has room, ordinary before cooperative.
+ck_launch *ck_scheduler::next_waiting() const
+{
+   ck_launch *next = nullptr;
+   for (const auto *queue : {&ordinary_queue_, &cooperative_queue_})
+      for (ck_launch *launch : *queue)
+         if ((!next || launch->priority > next->priority) && queue_room(*launch) > 0)
+            next = launch;
+   return next;
+}
+
+// How many more units the launch's queue may hold.
+unsigned ck_scheduler::queue_room(const ck_launch &launch) const
+{
+   if (launch.throttle_units == 0)
+      return units();
+   const auto held = queue_held_.find(launch.queue);
+   const unsigned used = held == queue_held_.end() ? 0 : held->second;
+   return launch.throttle_units - std::min(used, launch.throttle_units);
+}
+
+void ck_scheduler::hold(const ck_launch &launch)
+{
+   if (launch.throttle_units != 0)
+      ++queue_held_[launch.queue];
+}
+
+// A unit of the queue's (a throttled launch's queue, or none) came back.
+void ck_scheduler::release(const void *queue)
+{
+   if (!queue)
+      return;
+   const auto held = queue_held_.find(queue);
+   if (--held->second == 0)
+      queue_held_.erase(held);
+}
+
 void ck_scheduler::start_cooperative(ck_launch &kernel)
 {
-   const uint32_t initial = std::min<uint32_t>(
-      {kernel.max_groups, uint32_t(idle_.size()), uint32_t(unit_cap_ - in_use())});
+   const uint32_t initial = std::min<uint32_t>({kernel.max_groups, uint32_t(idle_.size()),
+                                                uint32_t(unit_cap_ - in_use()),
+                                                queue_room(kernel)});
    ck_context_init(kernel.context, kernel.max_groups, initial);
    if (check_protocol_) {
       kernel.log = std::make_unique<ck::ProtocolLog>(protocol_log_capacity);
@@ -628,46 +723,82 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
    sample_active(kernel);
 }
 
-// Units wanted: one per unassigned ordinary work-group and per waiting
-// cooperative launch, plus those over the cap. Units coming: parked units
-// asked to withdraw and kill requests not yet surrendered (not under the
-// random policy, where the kernel refuses kills at random). A surplus
-// withdraws only parked units' withdrawals: a kill request, once posted,
-// stands (a kernel may have read it with query_kill_count and committed
-// work-groups to offer_kill; FSE'17 4.2), and the unit it brings back is
-// offered to forks again.
+// Units wanted, by the priority of the work that wants them: one per
+// unassigned ordinary work-group and per waiting cooperative launch, as far
+// as their queues have room, plus those over the cap, wanted at a priority
+// above all. Units coming: parked units asked to withdraw and kill requests
+// not yet surrendered (not under the random policy, where the kernel
+// refuses kills at random). Coming units serve the highest priority first,
+// as dispatch() hands them out; what a priority still needs is gathered
+// from kernels of that priority or lower. A surplus withdraws only parked
+// units' withdrawals: a kill request, once posted, stands (a kernel may
+// have read it with query_kill_count and committed work-groups to
+// offer_kill; FSE'17 4.2), and the unit it brings back is offered to forks
+// again.
 void ck_scheduler::balance()
 {
-   int64_t wanted = int64_t(cooperative_queue_.size()) +
-                    std::max<int64_t>(0, int64_t(in_use()) - int64_t(unit_cap_));
+   constexpr int over_cap = CK_PRIORITY_HIGH + 1;
+   std::array<int64_t, over_cap - CK_PRIORITY_LOW + 1> wanted{}; // by priority - CK_PRIORITY_LOW
+   wanted[over_cap - CK_PRIORITY_LOW] =
+      std::max<int64_t>(0, int64_t(in_use()) - int64_t(unit_cap_));
+   std::vector<std::pair<const void *, int64_t>> rooms; // throttled queues' room left
+   const auto within_room = [&](const ck_launch &launch, int64_t units) {
+      if (launch.throttle_units == 0)
+         return units;
+      auto room = std::find_if(rooms.begin(), rooms.end(),
+                               [&](const auto &entry) { return entry.first == launch.queue; });
+      if (room == rooms.end())
+         room = rooms.insert(room, {launch.queue, queue_room(launch)});
+      const int64_t taken = std::min(units, room->second);
+      room->second -= taken;
+      return taken;
+   };
    for (const ck_launch *launch : ordinary_queue_)
-      wanted += launch->groups - launch->next_group;
+      wanted[launch->priority - CK_PRIORITY_LOW] +=
+         within_room(*launch, launch->groups - launch->next_group);
+   for (const ck_launch *kernel : cooperative_queue_)
+      wanted[kernel->priority - CK_PRIORITY_LOW] += within_room(*kernel, 1);
    int64_t coming = 0;
    for (const ck_launch *kernel : cooperative_running_)
       if (live(*kernel))
          coming += kernel->withdrawals_wanted.load() + (random_policy() ? 0 : kernel->kills_asked);
-   int64_t need = wanted - coming;
-   if (need < 0) {
+   const int64_t surplus = coming - std::accumulate(wanted.begin(), wanted.end(), int64_t(0));
+   if (surplus > 0) {
       if (policy_.kind == ck::Policy::Kind::Default)
-         withdraw_parked(uint32_t(-need));
+         withdraw_parked(uint32_t(surplus));
       return;
    }
-   for (ck_launch *kernel : cooperative_running_) {
-      if (need == 0 || !live(*kernel))
-         continue;
-      const int64_t withdrawable = int64_t(kernel->parked) - kernel->withdrawals_wanted.load();
-      const int64_t withdrawals = std::clamp<int64_t>(withdrawable, 0, need);
-      kernel->withdrawals_wanted.fetch_add(uint32_t(withdrawals));
-      need -= withdrawals;
+   for (int priority = over_cap; priority >= CK_PRIORITY_LOW; --priority) {
+      const int64_t need = wanted[priority - CK_PRIORITY_LOW];
+      const int64_t served = std::min(coming, need);
+      coming -= served;
+      gather(need - served, priority);
    }
-   if (random_policy())
-      return; // every kill is requested already
-   for (ck_launch *kernel : cooperative_running_) {
-      if (need == 0 || !live(*kernel))
-         continue;
-      const int64_t kills = std::clamp<int64_t>(kill_room(*kernel), 0, need);
-      post_kill_requests(*kernel, uint32_t(kills), /*gathering=*/true);
-      need -= kills;
+}
+
+// Asks the cooperative kernels of at most `priority` for `need` units, the
+// lowest priority first; within a priority, parked units' withdrawals
+// before kill requests.
+void ck_scheduler::gather(int64_t need, int priority)
+{
+   for (int level = CK_PRIORITY_LOW; level <= std::min<int>(priority, CK_PRIORITY_HIGH); ++level) {
+      for (ck_launch *kernel : cooperative_running_) {
+         if (need == 0 || !live(*kernel) || kernel->priority != level)
+            continue;
+         const int64_t withdrawable = int64_t(kernel->parked) - kernel->withdrawals_wanted.load();
+         const int64_t withdrawals = std::clamp<int64_t>(withdrawable, 0, need);
+         kernel->withdrawals_wanted.fetch_add(uint32_t(withdrawals));
+         need -= withdrawals;
+      }
+      if (random_policy())
+         continue; // every kill is requested already
+      for (ck_launch *kernel : cooperative_running_) {
+         if (need == 0 || !live(*kernel) || kernel->priority != level)
+            continue;
+         const int64_t kills = std::clamp<int64_t>(kill_room(*kernel), 0, need);
+         post_kill_requests(*kernel, uint32_t(kills), /*gathering=*/true);
+         need -= kills;
+      }
    }
 }
 
@@ -702,21 +833,33 @@ void ck_scheduler::request_every_kill()
 }
 
 // Cooperative kernels share the idle units: each goes, one at a time, to
-// the kernel with the fewest work-groups active or offered, the one that
-// was offered a unit longest ago among equals.
+// a kernel of the highest priority whose queue has room: the one with the
+// fewest work-groups active or offered, the one that was offered a unit
+// longest ago among equals.
 void ck_scheduler::offer_idle_units()
 {
    while (!idle_.empty() && in_use() < unit_cap_) {
       ck_launch *neediest = nullptr;
       uint32_t fewest = UINT32_MAX;
       for (ck_launch *kernel : cooperative_running_) {
-         if (!live(*kernel) || kernel->running == 0)
+         if (!live(*kernel) || kernel->running == 0 || queue_room(*kernel) == 0)
             continue;
          const uint32_t claimed =
             header_word(kernel->context, CK_ACTIVE_GROUPS).load() + kernel->parked;
-         // Offers never exceed N - M, so forks never take M past N.
-         if (claimed >= kernel->max_groups)
+         // Offers never exceed N - M, so forks never take M past N, nor
+         // past a throttle: returned work-groups stay active without a unit.
+         const uint32_t most = kernel->throttle_units
+                                  ? std::min(kernel->max_groups, kernel->throttle_units)
+                                  : kernel->max_groups;
+         if (claimed >= most)
             continue;
+         if (neediest && kernel->priority != neediest->priority) {
+            if (kernel->priority > neediest->priority) {
+               neediest = kernel;
+               fewest = claimed;
+            }
+            continue;
+         }
          if (claimed < fewest ||
              (claimed == fewest && kernel->last_offer < neediest->last_offer)) {
             neediest = kernel;
@@ -1022,6 +1165,14 @@ ck_scheduler *create(unsigned units, const ck::Policy &policy, const char *trace
                            cap_file ? cap_file : "", print_stats, check_protocol, fail_launches);
 }
 
+constexpr ck_launch_hints default_hints{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE};
+
+bool valid(const ck_launch_hints &hints)
+{
+   return hints.priority >= CK_PRIORITY_LOW && hints.priority <= CK_PRIORITY_HIGH &&
+          hints.throttle >= CK_THROTTLE_NONE && hints.throttle <= CK_THROTTLE_HIGH;
+}
+
 } // namespace
 
 extern "C" {
@@ -1075,16 +1226,41 @@ unsigned ck_scheduler_max_active_groups(ck_scheduler *scheduler)
    return scheduler->max_active_groups();
 }
 
+unsigned ck_throttle_units(const ck_scheduler *scheduler, ck_throttle throttle)
+{
+   return scheduler->throttle_units(throttle);
+}
+
 ck_launch *ck_scheduler_launch(ck_scheduler *scheduler, ck_run_fn run, void *data, unsigned groups)
 {
-   return scheduler->launch(run, data, groups);
+   return scheduler->launch(run, data, groups, default_hints);
 }
 
 ck_launch *ck_scheduler_launch_cooperative(ck_scheduler *scheduler, ck_run_fn run, void *data,
                                            uint32_t *context, uint32_t max_groups,
                                            const char *kernel_name)
 {
-   return scheduler->launch_cooperative(run, data, context, max_groups, kernel_name);
+   return scheduler->launch_cooperative(run, data, context, max_groups, kernel_name,
+                                        default_hints);
+}
+
+ck_launch *ck_scheduler_launch_hinted(ck_scheduler *scheduler, ck_run_fn run, void *data,
+                                      unsigned groups, const ck_launch_hints *hints)
+{
+   if (hints && !valid(*hints))
+      return nullptr;
+   return scheduler->launch(run, data, groups, hints ? *hints : default_hints);
+}
+
+ck_launch *ck_scheduler_launch_cooperative_hinted(ck_scheduler *scheduler, ck_run_fn run,
+                                                  void *data, uint32_t *context,
+                                                  uint32_t max_groups, const char *kernel_name,
+                                                  const ck_launch_hints *hints)
+{
+   if (hints && !valid(*hints))
+      return nullptr;
+   return scheduler->launch_cooperative(run, data, context, max_groups, kernel_name,
+                                        hints ? *hints : default_hints);
 }
 
 void ck_launch_wait(ck_launch *launch, ck_launch_stats *stats)

@@ -243,6 +243,67 @@ struct WorkStealing {
    std::atomic<uint64_t> work_sink{0};
 };
 
+// Ordinary work-groups that wait for a gate to open.
+struct GatedKernel {
+   void run(unsigned, unsigned)
+   {
+      entered.fetch_add(1);
+      if (!eventually([&] { return open.load(); }, 20s)) {
+         std::fprintf(stderr, "FATAL: gate never opened\n");
+         std::abort();
+      }
+   }
+   std::atomic<bool> open{false};
+   std::atomic<unsigned> entered{0};
+};
+
+// A cooperative kernel that offers kills and requests forks until stopped,
+// checking the transmit records of the work-groups it forks.
+struct Spinner {
+   static constexpr uint32_t resume_after_fork = 1;
+   static constexpr uint32_t magic = 0xc0ffee42;
+   struct Record {
+      uint32_t magic, forker, sequence;
+   };
+
+   explicit Spinner(uint32_t max_groups) : context(max_groups) {}
+
+   void run(unsigned id, unsigned)
+   {
+      host::WorkGroup group(context, id);
+      tracker.enter(group);
+      running.fetch_add(1);
+      if (group.resume_point() == resume_after_fork) {
+         const auto record = group.transmitted<Record>();
+         // The record is the forker's, and the forker was active below the
+         // new ids.
+         if (record.magic != magic || record.forker >= id)
+            bad_records.fetch_add(1);
+         forked_starts.fetch_add(1);
+      }
+      Backoff backoff;
+      uint32_t sequence = 0;
+      while (!stop.load()) {
+         if (offers_kills.load() && group.offer_kill()) {
+            killed_ids_sum.fetch_add(id);
+            break;
+         }
+         group.request_fork(resume_after_fork, Record{magic, id, sequence++});
+         backoff.pause();
+      }
+      running.fetch_sub(1);
+   }
+
+   uint32_t active() { return context.word(CK_ACTIVE_GROUPS).load(); }
+
+   host::Context context;
+   GroupTracker tracker;
+   std::atomic<bool> stop{false};
+   std::atomic<bool> offers_kills{true}; // false: kill requests stay pending
+   std::atomic<unsigned> running{0}, forked_starts{0}, bad_records{0};
+   std::atomic<uint64_t> killed_ids_sum{0};
+};
+
 struct SchedulerDeleter {
    void operator()(ck_scheduler *scheduler) const { ck_scheduler_destroy(scheduler); }
 };
