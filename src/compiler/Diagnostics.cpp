@@ -289,6 +289,7 @@ private:
 
   const Function &F;
   const DataLayout &DL;
+  const IdSources Sources;
   const PostDominatorTree &PDT;
   const DominatorTree *DT;
   /// The broadcasts already followed: the writer and the memory object.
@@ -311,7 +312,8 @@ DivergenceAnalysis::DivergenceAnalysis(Function &F,
                                        const PostDominatorTree &PDT,
                                        IdSources Sources,
                                        const DominatorTree *DT)
-    : F(F), DL(F.getParent()->getDataLayout()), PDT(PDT), DT(DT) {
+    : F(F), DL(F.getParent()->getDataLayout()), Sources(Sources), PDT(PDT),
+      DT(DT) {
   collectPrivateAccesses(F);
   for (Instruction &I : instructions(F))
     if (isIdSource(I, Sources))
@@ -390,6 +392,11 @@ void DivergenceAnalysis::taint(const Value &V) {
 void DivergenceAnalysis::taintWrite(const Instruction &Writer,
                                     const Value *Pointer,
                                     std::optional<uint64_t> Bytes) {
+  // M stored to local or global memory is data like any other there, which
+  // other threads and workgroups may change between two reads anyway.
+  if (Sources == IdSources::ActiveCount &&
+      Pointer->getType()->getPointerAddressSpace() != 0)
+    return;
   if (DT && Pointer->getType()->getPointerAddressSpace() != 0 &&
       isWrittenByOneThread(Writer))
     broadcast(Writer, *memoryObject(Pointer));

@@ -4,13 +4,14 @@
 ; builtin under a condition on them is rejected (spec, "Rules checked at
 ; build time"), unless one work-item broadcasts the value. In a kernel
 ; whose only builtins are barriers, and for the other dimensions, they are
-; uniform.
+; uniform. M stored to local or global memory is data there, like any other.
 ; RUN: not %ck-lower -disable-output %s 2>&1 | FileCheck %s --implicit-check-not=error
 ; Each accepted function, alone with the functions it calls, is lowered
 ; without a word:
 ; RUN: llvm-extract --recursive --func=broadcast_m %s | %ck-lower -disable-output 2>&1 | count 0
 ; RUN: llvm-extract --recursive --func=barriers_only %s | %ck-lower -disable-output 2>&1 | count 0
 ; RUN: llvm-extract --recursive --func=other_dim %s | %ck-lower -disable-output 2>&1 | count 0
+; RUN: llvm-extract --recursive --func=m_in_memory %s | %ck-lower -disable-output 2>&1 | count 0
 ; covers: 10.8-wgu-active-count
 ;
 ; CHECK: in function 'last_offers': error: 'offer_kill' is reached in control flow that depends on get_num_groups(0) or get_global_size(0), which change whenever another workgroup is killed or forked, so the threads of a workgroup may disagree; let one thread read it and broadcast it through local memory [workgroup-uniform control flow]
@@ -67,6 +68,15 @@
 ; kernel void other_dim(global uint *s) {
 ;   if (get_num_groups(1) > 1)
 ;     offer_kill();
+; }
+;
+; /* Accepted: M stored to global memory is data there, like any other. */
+; kernel void m_in_memory(volatile global uint *s) {
+;   while (atomic_add(&s[0], 0) == 0) {
+;     offer_kill();
+;     if (get_local_id(0) == 0)
+;       atomic_max(&s[1], get_num_groups(0));
+;   }
 ; }
 
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
@@ -228,6 +238,47 @@ if.end:                                           ; preds = %if.then, %entry
   ret void
 }
 
+; Function Attrs: convergent noinline norecurse nounwind optnone
+define dso_local spir_kernel void @m_in_memory(i32 addrspace(1)* noundef %s) #0 !kernel_arg_addr_space !3 !kernel_arg_access_qual !4 !kernel_arg_type !5 !kernel_arg_base_type !5 !kernel_arg_type_qual !11 {
+entry:
+  %s.addr = alloca i32 addrspace(1)*, align 8
+  store i32 addrspace(1)* %s, i32 addrspace(1)** %s.addr, align 8
+  br label %while.cond
+
+while.cond:                                       ; preds = %if.end, %entry
+  %0 = load i32 addrspace(1)*, i32 addrspace(1)** %s.addr, align 8
+  %arrayidx = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 0
+  %call = call spir_func i32 @_Z10atomic_addPU3AS1Vjj(i32 addrspace(1)* noundef %arrayidx, i32 noundef 0) #4
+  %cmp = icmp eq i32 %call, 0
+  br i1 %cmp, label %while.body, label %while.end
+
+while.body:                                       ; preds = %while.cond
+  call spir_func void @offer_kill() #4
+  %call1 = call spir_func i64 @_Z12get_local_idj(i32 noundef 0) #3
+  %cmp2 = icmp eq i64 %call1, 0
+  br i1 %cmp2, label %if.then, label %if.end
+
+if.then:                                          ; preds = %while.body
+  %1 = load i32 addrspace(1)*, i32 addrspace(1)** %s.addr, align 8
+  %arrayidx3 = getelementptr inbounds i32, i32 addrspace(1)* %1, i64 1
+  %call4 = call spir_func i64 @_Z14get_num_groupsj(i32 noundef 0) #3
+  %conv = trunc i64 %call4 to i32
+  %call5 = call spir_func i32 @_Z10atomic_maxPU3AS1Vjj(i32 addrspace(1)* noundef %arrayidx3, i32 noundef %conv) #4
+  br label %if.end
+
+if.end:                                           ; preds = %if.then, %while.body
+  br label %while.cond
+
+while.end:                                        ; preds = %while.cond
+  ret void
+}
+
+; Function Attrs: convergent
+declare spir_func i32 @_Z10atomic_addPU3AS1Vjj(i32 addrspace(1)* noundef, i32 noundef) #2
+
+; Function Attrs: convergent
+declare spir_func i32 @_Z10atomic_maxPU3AS1Vjj(i32 addrspace(1)* noundef, i32 noundef) #2
+
 attributes #0 = { convergent noinline norecurse nounwind optnone "frame-pointer"="none" "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="false" }
 attributes #1 = { convergent nounwind readnone willreturn "frame-pointer"="none" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
 attributes #2 = { convergent "frame-pointer"="none" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
@@ -250,3 +301,4 @@ attributes #4 = { convergent }
 !8 = !{!"none", !"none"}
 !9 = !{!"uint*", !"uint"}
 !10 = !{!"", !""}
+!11 = !{!"volatile"}
