@@ -250,6 +250,7 @@ class Worker:
         self.hello = None
         self.source = None
         self.wanted = (None, 0)
+        self.launched = False  # a launch of the wanted program ended in this process
         self.errfile = os.path.join(logdir, f"worker-{name.replace(':', '_').replace('/', '_')}.stderr")
 
     def start(self):
@@ -319,19 +320,27 @@ class Worker:
 
     def build(self, source, timeout):
         self.wanted = (source, timeout)
+        self.launched = False
         answer = self.request({"source": source, "options": self.options}, timeout)
         self.source = source if answer.get("built") else None
         return answer
 
-    def run(self, info, groups, timeout, repeats=1):
+    def run(self, info, groups, timeout, repeats=1, compile_timeout=0):
+        """A launch, with compile_timeout more seconds when it is the first
+        of the program in this worker process: llvmpipe compiles the kernel
+        then, unless the shader cache has it (not when the worker that
+        compiled it last was killed before it finished)."""
         if self.proc is None or self.source != self.wanted[0]:
             # a new worker after a crash or a hang: the program again first
             answer = self.build(*self.wanted)
             if not answer.get("built"):
                 return answer if ("hang" in answer or "crash" in answer) else \
                     {"crash": "the program did not build again in a new worker", "detail": answer}
-        return self.request({"info": info, "groups": groups, "repeats": repeats},
-                            timeout + 0.2 * repeats)
+        first = not self.launched
+        answer = self.request({"info": info, "groups": groups, "repeats": repeats},
+                              timeout + 0.2 * repeats + (compile_timeout if first else 0))
+        self.launched = True  # a new worker (after a hang or a crash) builds again
+        return answer
 
 
 def make_icd(out, name, vendors_dir, pattern):
@@ -508,19 +517,18 @@ class Fuzzer:
             findings.append({"kind": "wrong", "config": c.name,
                              "what": "a valid program built with a cooperative-kernel warning",
                              "detail": answer["log"]})
-        for index, groups in enumerate(groups_list):
-            # llvmpipe compiles the kernel at its first launch: that one
-            # has the build's time too
-            timeout = self.a.run_timeout + (self.a.build_timeout if index == 0 else 0)
+        for groups in groups_list:
+            timeout = self.a.run_timeout
             t0 = time.monotonic()
-            ans = w.run(info, groups, timeout, 1 if c.reference else self.repeats)
+            ans = w.run(info, groups, timeout, 1 if c.reference else self.repeats,
+                        compile_timeout=self.a.build_timeout)
             self.tally("launches", c.name, run=time.monotonic() - t0)
             if "hang" in ans and self.a.confirm:
                 # on a loaded machine a launch can be slow: again, in a new
                 # worker, with --confirm seconds
                 w.build(src, self.a.build_timeout)
                 t0 = time.monotonic()
-                ans = w.run(info, groups, self.a.confirm)
+                ans = w.run(info, groups, self.a.confirm, compile_timeout=self.a.build_timeout)
                 self.tally("slow" if "hang" not in ans else None, c.name,
                            run=time.monotonic() - t0)
                 if "hang" not in ans:

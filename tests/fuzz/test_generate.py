@@ -111,7 +111,7 @@ class FakeWorker:
         time.sleep(self.delay)
         return {"built": True, "log": ""}
 
-    def run(self, info, groups, timeout, repeats=1):
+    def run(self, info, groups, timeout, repeats=1, compile_timeout=0):
         time.sleep(self.delay)
         return {"status": 0, "res": [self.value], "out": [], "seconds": self.delay}
 
@@ -145,6 +145,32 @@ class LanesTest(unittest.TestCase):
         start = time.monotonic()
         self.assertEqual(serial.check_program(1, 1)[2], findings)
         self.assertGreater(time.monotonic() - start, 1.9)
+
+
+class WorkerTimeoutTest(unittest.TestCase):
+    def test_the_first_launch_in_each_process_has_the_compile_time(self):
+        # llvmpipe compiles at the first launch in a process: after a hang
+        # the new worker compiles again (seed 80006: its compiles on the
+        # loaded machine counted as hangs when only the first launch of a
+        # configuration had the build timeout)
+        w = fuzz.Worker("fake", {}, "/tmp")
+        answers = iter([{"built": True}, {"res": []}, {"res": []}, {"hang": True},
+                        {"built": True}, {"res": []}])
+        launches = []
+
+        def request(obj, timeout):
+            if "info" in obj:
+                launches.append(round(timeout, 1))
+            answer = next(answers)
+            if "hang" in answer:
+                w.proc = None
+            return answer
+        w.request = request
+        w.proc = object()
+        w.build("kernel", 100)
+        for _ in range(4):
+            w.run({}, 1, 10, compile_timeout=100)
+        self.assertEqual(launches, [110.2, 10.2, 10.2, 110.2])
 
 
 if __name__ == "__main__":
