@@ -137,8 +137,6 @@ Timed timed_launch(cl_command_queue queue, cl_kernel kernel, cl_mem out, cl_uint
    if (n == long_rounds) {
       EXPECT_TRUE(seen_running) << "CL_RUNNING before CL_COMPLETE";
       EXPECT_FALSE(early_callback) << "the CL_COMPLETE callback did not fire at registration";
-      EXPECT_LT(enqueue_ms * 10, kernel_ms)
-         << "enqueue and clFlush took less than a tenth of the kernel's run";
       EXPECT_GE(kernel_ms, 0.5 * wall_ms)
          << "END - START covers the kernel's run (" << wall_ms << " ms from enqueue to wait)";
    }
@@ -223,7 +221,17 @@ std::unique_ptr<AsyncLaunch::Shared> AsyncLaunch::shared;
 TEST_F(AsyncLaunch, EnqueueReturnsBeforeTheKernelRuns)
 {
    const Timed short_run = timed_launch(queue, kernel, out, short_rounds, "short");
-   const Timed long_run = timed_launch(queue, kernel, out, long_rounds, "long");
+   // The fastest of three enqueues: a synchronous enqueue takes the kernel's
+   // run every time, while a host thread descheduled on a loaded machine
+   // (one enqueue of 40 ms, seen once beside another test) does not recur.
+   Timed long_run = timed_launch(queue, kernel, out, long_rounds, "long");
+   for (int again = 0; again < 2; ++again) {
+      const Timed next = timed_launch(queue, kernel, out, long_rounds, "long");
+      if (next.enqueue_ms < long_run.enqueue_ms)
+         long_run = next;
+   }
+   EXPECT_LT(long_run.enqueue_ms * 10, long_run.kernel_ms)
+      << "enqueue and clFlush took less than a tenth of the kernel's run";
    EXPECT_LT(long_run.enqueue_ms, short_run.kernel_ms)
       << "enqueueing the long kernel took less time than the short one ran";
 }
