@@ -12,6 +12,7 @@
 // covers: 11-printf
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
+#include "event_capture.hpp"
 #include "host_test.hpp"
 #include "watchdog.hpp"
 
@@ -21,7 +22,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -62,34 +62,6 @@ kernel void print_and_fork(global uint *counter, uint n)
 }
 )CLC";
 
-// Collects what the process writes on stdout (file descriptor 1) while it
-// lives, and writes it out again when finished (so it stays in the log).
-class StdoutCapture {
-public:
-   StdoutCapture() : file_(std::tmpfile()), saved_(dup(1))
-   {
-      std::fflush(stdout);
-      dup2(fileno(file_), 1);
-   }
-   ~StdoutCapture() { std::fclose(file_); }
-   std::string finish()
-   {
-      std::fflush(stdout);
-      dup2(saved_, 1);
-      close(saved_);
-      std::string text;
-      std::rewind(file_);
-      for (int c; (c = std::fgetc(file_)) != EOF;)
-         text += char(c);
-      std::fputs(text.c_str(), stdout);
-      return text;
-   }
-
-private:
-   FILE *file_;
-   int saved_;
-};
-
 TEST(Printf, EveryWorkGroupPrintsForkedOnesToo)
 {
    const char *policy_env = std::getenv("CK_POLICY");
@@ -128,7 +100,7 @@ TEST(Printf, EveryWorkGroupPrintsForkedOnesToo)
    cl_host::set_arg(kernel, 1, n);
    const size_t local = 8, global = n * local;
 
-   StdoutCapture capture;
+   host_test::StreamCapture capture(stdout);
    cl_int status = clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
                                           nullptr);
    if (status == CL_SUCCESS)
