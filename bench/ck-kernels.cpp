@@ -486,6 +486,8 @@ const std::vector<Entry> &entries()
       {"matmul-naive", [](const Cl &cl) { return std::make_unique<Matmul>(cl, "matmul_naive", 512); }},
       {"matmul-tiled", [](const Cl &cl) { return std::make_unique<Matmul>(cl, "matmul_tiled", 512); }},
       {"stencil-jacobi", [](const Cl &cl) { return std::make_unique<Stencil>(cl, 1024, 1024, 40); }},
+      // Many small launches: what a launch costs beside the kernel's work.
+      {"stencil-small", [](const Cl &cl) { return std::make_unique<Stencil>(cl, 64, 64, 2000); }},
       {"reduce", [](const Cl &cl) { return std::make_unique<Reduce>(cl, size_t(1) << 23); }},
       {"scan", [](const Cl &cl) { return std::make_unique<Scan>(cl, size_t(1) << 22); }},
       {"spmv-csr", [](const Cl &cl) { return std::make_unique<Spmv>(cl, size_t(1) << 21, 8); }},
