@@ -732,12 +732,14 @@ class Gen:
             # and another work-group's kill or fork may fall between two
             # reads, so a work-group could split at the builtin
             m = self.pick(["get_num_groups(0)", "get_global_size(0)"])
-            b = self.pick(["offer_kill();", "request_fork();", "(void)query_kill_count();",
-                           "global_barrier();", "resizing_global_barrier();"])
+            form = self.pick(["if", "variable", "loop"])
+            builtins = ["offer_kill();", "(void)query_kill_count();", "global_barrier();"]
+            if form != "loop":  # a fork point in the loop: its counter undefined after fork too
+                builtins += ["request_fork();", "resizing_global_barrier();"]
+            b = self.pick(builtins)
             if b not in ("offer_kill();", "request_fork();"):
                 # the rule holds only in a kernel that kills or forks
                 before = [self.pick(["offer_kill();", "request_fork();"])]
-            form = self.pick(["if", "variable", "loop"])
             if form == "if":
                 before += [f"if ({m} > {self.r.randint(1, 8)}u)", f"   {b} {M}"]
             elif form == "variable":  # through a private variable
