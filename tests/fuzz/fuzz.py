@@ -16,7 +16,9 @@ For each program of tests/fuzz/generate.py (seeds S, S+1, ...):
     diagnostic;
   * every --invalid-every'th program also has an invalid variant (one
     violation of the build rules), which must fail to build (or warn, for
-    `undefined after fork`) naming the rule and a line of the violation.
+    `undefined after fork`) naming the rule and a line of the violation
+    (and the rule's message, where kinds share a tag; --invalid-kinds
+    picks the kinds).
 
 Each finding is saved under OUT/findings/ with its program, its launch
 description and what happened, and (--shrink) reduced by leaving out the
