@@ -16,7 +16,9 @@ For each program of tests/fuzz/generate.py (seeds S, S+1, ...):
     diagnostic;
   * every --invalid-every'th program also has an invalid variant (one
     violation of the build rules), which must fail to build (or warn, for
-    `undefined after fork`) naming the rule and a line of the violation.
+    `undefined after fork`) naming the rule and a line of the violation
+    (and the rule's message, where kinds share a tag; --invalid-kinds
+    picks the kinds).
 
 Each finding is saved under OUT/findings/ with its program, its launch
 description and what happened, and (--shrink) reduced by leaving out the
@@ -620,6 +622,8 @@ class Fuzzer:
                 problems.append("the build " + ("succeeded" if answer["built"] else "failed"))
             if info["rule"] not in log:
                 problems.append(f"the log does not name {info['rule']}")
+            elif info.get("message") and info["message"] not in log:
+                problems.append(f"the log does not say '{info['message']}'")
             named = {int(m) for m in re.findall(r":(\d+):\d+:", log)} | \
                 {int(m) for m in re.findall(r":(\d+): ", log)}
             if not (named & lines):
@@ -711,7 +715,7 @@ class Fuzzer:
             c.worker.start()
             self.log(f"config {c.name}: {c.worker.hello['platform']}, {c.worker.hello['device']}, "
                      f"{c.worker.hello['compute_units']} compute units, N from {c.groups_choices}")
-        kinds = sorted(generate.INVALID_KINDS)
+        kinds = sorted(a.invalid_kinds.split(",")) if a.invalid_kinds else sorted(generate.INVALID_KINDS)
         for i in range(a.count):
             seed = a.seed + i
             size = 1 + seed % a.max_size
@@ -816,6 +820,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=3,
                     help="lanes (PoCL, Clover, rusticl) that run a program at once")
     ap.add_argument("--invalid-every", type=int, default=3)
+    ap.add_argument("--invalid-kinds", help="the invalid variants to take in turn, a list (default: "
+                    "every kind)")
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--shrink-tries", type=int, default=40)
     ap.add_argument("--repeats", type=int, default=10,
@@ -828,6 +834,9 @@ def main():
                     help="check that the oracle finds a nondeterministic program, a hang and a "
                     "wrong diagnostic")
     a = ap.parse_args()
+    unknown = set(a.invalid_kinds.split(",") if a.invalid_kinds else []) - set(generate.INVALID_KINDS)
+    if unknown:
+        ap.error(f"unknown invalid kinds: {', '.join(sorted(unknown))}")
     os.makedirs(a.out, exist_ok=True)
     if a.vendors:
         a.clover_icd = a.clover_icd or make_icd(a.out, "clover", a.vendors, r"^(?!.*rusticl).*mesa")

@@ -69,6 +69,12 @@ INVALID_KINDS = {
     "recursion": ("[recursion]", True),
     "transmit-in-helper": ("[transmit]", True),
     "divergent-moved": ("[workgroup-uniform control flow]", True),
+    "active-count": ("[workgroup-uniform control flow]", True),
+}
+# What the build log must say besides the tag, where kinds share a tag but
+# not a rule (spec statement 10.8-wgu-active-count).
+INVALID_MESSAGES = {
+    "active-count": "depends on get_num_groups(0) or get_global_size(0)",
 }
 # For the fuzzer's self-test only: a valid statement that claims a rule, so
 # the invalid-variant check must report a wrong diagnostic.
@@ -670,7 +676,8 @@ class Gen:
         if self.invalid:
             rule, fails = {**INVALID_KINDS, **SELFTEST_KINDS}[self.invalid]
             line = next(i for i, l in enumerate(src.splitlines(), 1) if "/*INVALID*/" in l)
-            self.info.update(invalid=self.invalid, rule=rule, build_fails=fails, line=line)
+            self.info.update(invalid=self.invalid, rule=rule, build_fails=fails, line=line,
+                             message=INVALID_MESSAGES.get(self.invalid))
         return src
 
     def invalid_code(self):
@@ -719,6 +726,27 @@ class Gen:
             before = ["with_transmit(res, k0);"]
         elif k == "divergent-moved":
             pass  # done on the body in generate()
+        elif k == "active-count":
+            # a builtin under a condition on M in a kernel that kills or
+            # forks: each work-item reads M when it calls get_num_groups(0),
+            # and another work-group's kill or fork may fall between two
+            # reads, so a work-group could split at the builtin
+            m = self.pick(["get_num_groups(0)", "get_global_size(0)"])
+            form = self.pick(["if", "variable", "loop"])
+            builtins = ["offer_kill();", "(void)query_kill_count();", "global_barrier();"]
+            if form != "loop":  # a fork point in the loop: its counter undefined after fork too
+                builtins += ["request_fork();", "resizing_global_barrier();"]
+            b = self.pick(builtins)
+            if b not in ("offer_kill();", "request_fork();"):
+                # the rule holds only in a kernel that kills or forks
+                before = [self.pick(["offer_kill();", "request_fork();"])]
+            if form == "if":
+                before += [f"if ({m} > {self.r.randint(1, 8)}u)", f"   {b} {M}"]
+            elif form == "variable":  # through a private variable
+                before += [f"const uint active = {m};", f"if (active % {self.pick([2, 3, 4])}u == 0u)",
+                           f"   {b} {M}"]
+            else:  # a loop's exit condition
+                before += [f"for (uint v = 0u; v < {m}; v += {self.pick([1, 2, 4])}u)", f"   {b} {M}"]
         elif k == "selftest-valid":
             before = [f"res[1] = k0; {M}"]
         elif k == "recursion":

@@ -2,7 +2,8 @@
 """The fuzzer's parts that need no device (tests/fuzz/generate.py and the
 oracle's comparison in fuzz.py): same seed, same program; leaving items out
 keeps the rest; the transmit record fits; every builtin and every invalid
-kind shows up; a difference in memory is seen."""
+kind shows up; a difference in memory is seen; an invalid variant's log must
+name its rule."""
 import argparse
 import os
 import re
@@ -82,6 +83,27 @@ class GenerateTest(unittest.TestCase):
                         "   for (transmit uint nested"):
             self.assertIn(opening, text)
 
+    def test_active_count_variants(self):
+        # a builtin under a condition on M (get_num_groups(0) or
+        # get_global_size(0)), in every form, in a kernel that kills or forks
+        text = ""
+        for seed in range(1, 80):
+            src, info = generate.generate(seed, 1 + seed % 4, (), "active-count")
+            self.assertEqual(info["message"], generate.INVALID_MESSAGES["active-count"])
+            lines = kernel_body(src).splitlines()
+            marked = next(i for i, l in enumerate(lines) if "/*INVALID*/" in l)
+            self.assertRegex("\n".join(lines[marked - 2:marked]),
+                             r"(if|for) \(.*(get_num_groups\(0\)|get_global_size\(0\)|active %)")
+            self.assertRegex(kernel_body(src), r"\b(offer_kill|request_fork)\(\);")
+            text += src
+        for needle in ("offer_kill(); /*INVALID*/", "request_fork(); /*INVALID*/",
+                       "query_kill_count(); /*INVALID*/", "   global_barrier(); /*INVALID*/",
+                       "resizing_global_barrier(); /*INVALID*/", "if (get_num_groups(0) >",
+                       "if (get_global_size(0) >", "const uint active = get_num_groups(0);",
+                       "const uint active = get_global_size(0);", "v < get_num_groups(0);",
+                       "v < get_global_size(0);"):
+            self.assertIn(needle, text)
+
     def test_mutations(self):
         for mutation in generate.MUTATIONS:
             src, _ = generate.generate(5, 2, mutation=mutation)
@@ -100,6 +122,42 @@ class OracleTest(unittest.TestCase):
             self.assertIn(f"{area}[{index}]", fuzz.first_difference(c, a))
         c = dict(a, status=-1150)
         self.assertNotEqual(fuzz.memory_digest(a), fuzz.memory_digest(c))
+
+
+class InvalidCheckTest(unittest.TestCase):
+    """The invalid-variant check needs the rule's tag, its message where
+    kinds share a tag, and a line of the violation."""
+
+    class Builder:
+        def __init__(self, log):
+            self.log = log
+
+        def build(self, source, timeout):
+            return {"built": False, "log": self.log}
+
+    def check(self, kind, message):
+        src, info = generate.generate(7, 2, (), kind)
+        line = info["line"]
+        f = fuzz.Fuzzer.__new__(fuzz.Fuzzer)
+        f.a = argparse.Namespace(build_timeout=5)
+        f.counts = {"builds": 0}
+        log = f"input.cl:{line}:7: error: 'offer_kill' is reached in control flow that {message}"
+        f.configs = [fuzz.Config(name, {}, [1]) for name in ("clover/never", "clover/default",
+                                                             "rusticl/never")]
+        for c in f.configs:
+            c.worker = self.Builder(log + f" {info['rule']}")
+        _, _, findings, checked = f.check_invalid(7, 2, kind)
+        self.assertEqual(checked, 2)  # once per frontend
+        return findings
+
+    def test_active_count_needs_its_message(self):
+        self.assertEqual(self.check("active-count", "depends on get_num_groups(0) or "
+                                    "get_global_size(0), which change"), [])
+        wrong = self.check("active-count", "depends on the local id")
+        self.assertEqual([x["kind"] for x in wrong], ["wrong", "wrong"])
+        self.assertIn("does not say", wrong[0]["what"])
+        # a kind without a message of its own: the tag and the line suffice
+        self.assertEqual(self.check("divergent-builtin", "depends on the local id"), [])
 
 
 class FakeWorker:

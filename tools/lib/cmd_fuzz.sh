@@ -67,10 +67,13 @@ cmd_fuzz() {
 
 # The short deterministic run of tools/ck test: the fuzzer's self-test (the
 # oracle must catch a nondeterministic program, a hang and a wrong
-# diagnostic), then fixed seeds on PoCL and both frontends. Adds to
-# TOTAL_PASSED/TOTAL_FAILED; a platform that is missing fails (no skip).
+# diagnostic), then fixed seeds on PoCL and both frontends, each with an
+# invalid variant: active-count, and three of the four kinds the seeds took
+# before it was added (group-barrier left out, to keep four programs). Adds
+# to TOTAL_PASSED/TOTAL_FAILED; a platform that is missing fails (no skip).
 CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
-                   --policies default,random:7)
+                   --policies default,random:7
+                   --invalid-kinds active-count,recursion,transmit-in-helper,transmit-local-pointer)
 run_fuzz_suite() {
    local out=$CK_BUILD/fuzz-test paths rc
    mapfile -t paths < <(fuzz_paths)
