@@ -101,6 +101,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -840,7 +841,7 @@ void ck_scheduler::offer_idle_units()
 {
    while (!idle_.empty() && in_use() < unit_cap_) {
       ck_launch *neediest = nullptr;
-      uint32_t fewest = UINT32_MAX;
+      std::tuple<int, uint32_t, uint64_t> neediest_rank; // the lowest goes first
       for (ck_launch *kernel : cooperative_running_) {
          if (!live(*kernel) || kernel->running == 0 || queue_room(*kernel) == 0)
             continue;
@@ -853,17 +854,10 @@ void ck_scheduler::offer_idle_units()
                                   : kernel->max_groups;
          if (claimed >= most)
             continue;
-         if (neediest && kernel->priority != neediest->priority) {
-            if (kernel->priority > neediest->priority) {
-               neediest = kernel;
-               fewest = claimed;
-            }
-            continue;
-         }
-         if (claimed < fewest ||
-             (claimed == fewest && kernel->last_offer < neediest->last_offer)) {
+         const auto rank = std::make_tuple(-kernel->priority, claimed, kernel->last_offer);
+         if (!neediest || rank < neediest_rank) {
             neediest = kernel;
-            fewest = claimed;
+            neediest_rank = rank;
          }
       }
       if (!neediest)
