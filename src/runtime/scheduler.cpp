@@ -742,16 +742,13 @@ void ck_scheduler::balance()
    std::array<int64_t, over_cap - CK_PRIORITY_LOW + 1> wanted{}; // by priority - CK_PRIORITY_LOW
    wanted[over_cap - CK_PRIORITY_LOW] =
       std::max<int64_t>(0, int64_t(in_use()) - int64_t(unit_cap_));
-   std::vector<std::pair<const void *, int64_t>> rooms; // throttled queues' room left
+   std::unordered_map<const void *, int64_t> rooms; // throttled queues' room left
    const auto within_room = [&](const ck_launch &launch, int64_t units) {
       if (launch.throttle_units == 0)
          return units;
-      auto room = std::find_if(rooms.begin(), rooms.end(),
-                               [&](const auto &entry) { return entry.first == launch.queue; });
-      if (room == rooms.end())
-         room = rooms.insert(room, {launch.queue, queue_room(launch)});
-      const int64_t taken = std::min(units, room->second);
-      room->second -= taken;
+      int64_t &room = rooms.try_emplace(launch.queue, queue_room(launch)).first->second;
+      const int64_t taken = std::min(units, room);
+      room -= taken;
       return taken;
    };
    for (const ck_launch *launch : ordinary_queue_)
