@@ -8,7 +8,11 @@
 //  fig5    responsiveness: the cooperative kernel runs while another host
 //          thread launches the matmul "graphics" kernel with k work-groups
 //          every period; per k, the scheduler's gather times (query and
-//          without-query resizing barriers) and the matmul's time.
+//          without-query resizing barriers) and the matmul's time. With
+//          --priority, each run also once with the matmul on a
+//          high-priority queue and the cooperative kernel on a low-priority
+//          one, and once alone: frame latency and the kernel's slowdown
+//          with and without the priorities.
 //  fig6    performance: the cooperative kernel's slowdown under light,
 //          medium and heavy graphics loads against running alone, the period
 //          the loads achieve, and Table 3 (kernel-level preemption model).
@@ -215,6 +219,8 @@ private:
       csv_->text("meta", key, "scale", options_.scale);
       csv_->row("meta", key, "repeats", options_.repeats);
       csv_->text("meta", key, "date", utc_now());
+      if (options_.priority)
+         csv_->row("meta", key, "priority", 1);
       // The graphics loads' shapes, so that the plots need no copy of them.
       for (const GraphicsLoad &load : ck_apps::graphics_loads()) {
          Csv::Key load_key;
@@ -258,6 +264,8 @@ private:
          throw std::runtime_error("no applications to run");
       context_ = cl_host::create_context(device_.id);
       queue_ = cl_host::create_queue(context_, device_.id, true);
+      if (options_.priority)
+         low_queue_ = cl_host::create_queue(context_, device_.id, true, CL_QUEUE_PRIORITY_LOW_KHR);
       for (AppEntry &entry : apps_) {
          std::fprintf(stderr, "setting up %s %s\n", entry.name.c_str(), entry.input.c_str());
          entry.app->setup(context_, device_.id);
@@ -275,13 +283,15 @@ private:
 
    std::string label_of(const AppEntry &entry) const { return entry.name + " " + entry.input; }
 
-   // One checked run of an application under a watchdog.
+   // One checked run of an application under a watchdog, on `queue` (the
+   // default queue when null).
    ck_apps::RunResult run_app(AppEntry &entry, const ck_apps::RunOptions &run_options,
-                              const std::string &what, Progress *progress)
+                              const std::string &what, Progress *progress,
+                              cl_command_queue queue = nullptr)
    {
       cl_host::Watchdog watchdog(label_of(entry) + " " + what,
                                  std::chrono::seconds(options_.timeout_s));
-      ck_apps::RunResult result = entry.app->run(queue_, run_options);
+      ck_apps::RunResult result = entry.app->run(queue ? queue : queue_.get(), run_options);
       ++checked_runs_;
       if (!result.correct)
          fail(label_of(entry) + " " + what + ": " + result.mismatch, progress);
@@ -455,12 +465,12 @@ private:
          .count();
    }
 
-   // The cooperative run on this thread; the matmul with `groups` work-groups
-   // every load.period_ms on another thread and queue (its own context) until
-   // the run returns.
+   // The cooperative run on this thread (on `queue`, the default queue when
+   // null); the matmul with `groups` work-groups every load.period_ms on
+   // another thread and queue (its own context) until the run returns.
    MultitaskRun multitask(AppEntry &entry, Barrier barrier, ck_apps::Graphics &graphics,
                           const GraphicsLoad &load, unsigned groups, const std::string &what,
-                          Progress &progress)
+                          Progress &progress, cl_command_queue queue = nullptr)
    {
       std::mutex mutex;
       std::condition_variable wake;
@@ -494,7 +504,7 @@ private:
       MultitaskRun out;
       const auto called = Clock::now();
       try {
-         out.result = run_app(entry, run_options, what, &progress);
+         out.result = run_app(entry, run_options, what, &progress, queue);
       } catch (...) {
          {
             std::lock_guard<std::mutex> lock(mutex);
@@ -670,11 +680,31 @@ private:
       const std::vector<GraphicsLoad> loads = this->loads();
       const std::vector<KChoice> ks = ks_or_die();
       auto graphics = calibrate(loads, ks);
+      const bool priority = options_.priority;
+      // With --priority: the paper's Table 3 (its cooperative kernels'
+      // slowdowns), and the same matmuls on a high-priority queue.
+      std::map<double, std::unique_ptr<ck_apps::Graphics>> high_graphics;
+      if (priority) {
+         write_paper_table3();
+         for (const auto &[work_ms, calibrated] : graphics) {
+            auto high = std::make_unique<ck_apps::Graphics>(device_.id, config_, 64,
+                                                            CL_QUEUE_PRIORITY_HIGH_KHR);
+            high->set_size(calibrated->size());
+            // llvmpipe compiles the kernel at its first launch in a context.
+            const ck_apps::Frame frame = high->launch(device_.units, true);
+            ++checked_frames_;
+            if (!frame.correct)
+               fail("idle matmul (high-priority queue): " + frame.mismatch, nullptr);
+            high_graphics[work_ms] = std::move(high);
+         }
+      }
       const int repeats = options_.repeats;
+      const int modes = priority ? 2 : 1;
 
       int total = 0;
       for (const AppEntry &entry : apps_)
-         total += int(barriers_for(entry).size()) * (1 + repeats * int(loads.size() * ks.size()));
+         total += int(barriers_for(entry).size()) *
+                  (1 + repeats * ((priority ? 1 : 0) + modes * int(loads.size() * ks.size())));
       Progress progress(total);
       for (AppEntry &entry : apps_) {
          for (Barrier barrier : barriers_for(entry)) {
@@ -683,25 +713,58 @@ private:
             warm.barrier = barrier;
             progress.step(label_of(entry) + " " + blabel + " warm-up");
             run_app(entry, warm, blabel + " (warm-up)", &progress);
-            for (int r = 0; r < repeats; ++r)
+            Csv::Key key = key_of(entry);
+            key.variant = "cooperative";
+            key.barrier = blabel;
+            for (int r = 0; r < repeats; ++r) {
+               key.repeat = r;
+               if (priority) {
+                  progress.step(label_of(entry) + " " + blabel + " alone run " +
+                                std::to_string(r + 1));
+                  const ck_apps::RunResult result =
+                     run_app(entry, warm, blabel + " alone", &progress);
+                  key.variant = "cooperative";
+                  key.load = "alone";
+                  key.k_label = "";
+                  key.k = 0;
+                  csv_->row("sample", key, "coop_s", result.seconds);
+                  csv_->row("sample", key, "correct", result.correct);
+               }
                for (const GraphicsLoad &load : loads)
-                  for (const KChoice &choice : ks) {
-                     const std::string what = run_label(entry, barrier, load, choice);
-                     progress.step(label_of(entry) + " " + what + " run " + std::to_string(r + 1));
-                     MultitaskRun run = multitask(entry, barrier, *graphics.at(load.work_ms),
-                                                  load, choice.k, what, progress);
-                     Csv::Key key = key_of(entry);
-                     key.variant = "cooperative";
-                     key.barrier = blabel;
-                     key.load = load.name;
-                     key.k_label = choice.label;
-                     key.k = choice.k;
-                     key.repeat = r;
-                     record_multitask(key, run);
-                  }
+                  for (const KChoice &choice : ks)
+                     for (int mode = 0; mode < modes; ++mode) {
+                        const bool prioritised = mode == 1;
+                        const std::string what = run_label(entry, barrier, load, choice) +
+                                                 (prioritised ? " priority" : "");
+                        progress.step(label_of(entry) + " " + what + " run " +
+                                      std::to_string(r + 1));
+                        ck_apps::Graphics &frames =
+                           *(prioritised ? high_graphics : graphics).at(load.work_ms);
+                        MultitaskRun run =
+                           multitask(entry, barrier, frames, load, choice.k, what, progress,
+                                     prioritised ? low_queue_.get() : nullptr);
+                        key.variant = prioritised ? "priority" : "cooperative";
+                        key.load = load.name;
+                        key.k_label = choice.label;
+                        key.k = choice.k;
+                        record_multitask(key, run);
+                     }
+            }
          }
       }
       progress.done();
+   }
+
+   // The paper's Table 3, for the report to print beside ours.
+   void write_paper_table3()
+   {
+      for (const ck_paper::PreemptionRow &row : ck_paper::table3) {
+         Csv::Key key;
+         key.load = row.load;
+         key.k_label = row.k;
+         csv_->row("paper", key, "kernel_level_slowdown", row.kernel_level);
+         csv_->row("paper", key, "cooperative_slowdown", row.cooperative);
+      }
    }
 
    // ------------------------------------------------------------ figure 6, table 3
@@ -710,14 +773,7 @@ private:
    {
       const std::vector<GraphicsLoad> loads = this->loads();
       const std::vector<KChoice> ks = ks_or_die();
-      // The paper's Table 3, for the report to print beside ours.
-      for (const ck_paper::PreemptionRow &row : ck_paper::table3) {
-         Csv::Key key;
-         key.load = row.load;
-         key.k_label = row.k;
-         csv_->row("paper", key, "kernel_level_slowdown", row.kernel_level);
-         csv_->row("paper", key, "cooperative_slowdown", row.cooperative);
-      }
+      write_paper_table3();
       auto graphics = calibrate(loads, ks);
       const int repeats = options_.repeats;
 
@@ -769,6 +825,7 @@ private:
    ck_apps::AppConfig config_;
    cl_host::Context context_;
    cl_host::Queue queue_;
+   cl_host::Queue low_queue_; // --priority: the cooperative kernel's low-priority queue
    std::vector<AppEntry> apps_;
    std::unique_ptr<Csv> csv_;
    std::vector<std::string> failures_;

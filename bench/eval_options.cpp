@@ -45,6 +45,10 @@ void usage(FILE *out)
       "                          (default 1,N/4,N/2,N-1; duplicates and k < 1 dropped)\n"
       "  --groups N              persistent: work-groups (default: compute units)\n"
       "  --timeout S             watchdog per run, seconds (default 600)\n"
+      "  --priority              fig5: every run also with the matmul on a high-priority\n"
+      "                          queue and the cooperative kernel on a low-priority one\n"
+      "                          (cl_khr_priority_hints), and a run alone for the\n"
+      "                          kernel's slowdown\n"
       "  --kernels DIR --include DIR   where kernels/ and include/ are\n"
       "\n"
       "N is the device's compute units (LP_NUM_THREADS on llvmpipe).\n");
@@ -109,6 +113,12 @@ Options parse_options(int argc, char **argv)
       if (arg == "-h" || arg == "--help") {
          usage(stdout);
          std::exit(0);
+      }
+      if (arg == "--priority") {
+         if (options.command != "fig5")
+            usage_error("--priority is for fig5");
+         options.priority = true;
+         continue;
       }
       if (i + 1 >= argc)
          usage_error(arg + " needs a value");

@@ -20,6 +20,7 @@ struct Options {
    std::vector<std::string> ks = {"1", "N/4", "N/2", "N-1"};
    unsigned groups = 0;               // persistent: 0 for the compute units
    int timeout_s = 600;
+   bool priority = false; // fig5: each run also with the frames on a high-priority queue
    std::string csv;     // report: the CSV file to report on
    std::string summary; // report: where its summaries go; empty: nowhere
 };

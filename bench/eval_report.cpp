@@ -353,6 +353,84 @@ void table2(const Eval &eval, Summary &summary)
 
 // ---------------------------------------------------------------- figure 5
 
+// fig5 --priority: per application, barrier, load and k, the frames'
+// latency (enqueue to completion, pooled over the runs) and the cooperative
+// kernel's slowdown against its runs alone, with every queue at the default
+// priority and with the frames' queue high and the kernel's low.
+void fig5_priority(const Eval &eval, Summary &summary)
+{
+   struct Row { // one app, barrier, load, k
+      const Run *first = nullptr;
+      std::map<std::string, std::vector<double>> frames_ms, seconds; // per variant
+   };
+   std::map<std::string, std::vector<double>> alone; // per app and barrier
+   std::vector<std::pair<std::string, Row>> rows;
+   for (const Run &run : eval.runs) {
+      const std::string config = run.app_label() + " " + run.key.barrier;
+      if (run.key.load == "alone") {
+         alone[config].push_back(run.seconds);
+         continue;
+      }
+      const std::string label = config + " " + run.key.load + " " + run.key.k_label;
+      Row &row = find_or_append(
+                    rows, [&](const auto &entry) { return entry.first == label; },
+                    [&] { return std::make_pair(label, Row{&run, {}, {}}); })
+                    .second;
+      auto &frames = row.frames_ms[run.key.variant];
+      frames.insert(frames.end(), run.matmul_ms.begin(), run.matmul_ms.end());
+      row.seconds[run.key.variant].push_back(run.seconds);
+   }
+   std::map<std::string, double> paper; // the paper's cooperative slowdown per load
+   for (const Record *record : eval.paper)
+      if (record->metric == "cooperative_slowdown")
+         paper[record->key.load] = record->number();
+
+   std::printf("\nPriority mode: frame latency (matmul enqueue to completion, pooled over %d "
+               "runs) and the cooperative kernel's slowdown (median against its median alone), "
+               "with every queue at the default priority / with the frames' queue high and the "
+               "kernel's low\n\n",
+               eval.repeats());
+   std::printf("%-30s %-13s %-7s %-6s %21s %21s %15s %11s\n", "application input", "barrier",
+               "load", "k", "default med/p99 ms", "priority med/p99 ms", "slowdown d/p",
+               "paper coop");
+   for (const auto &[label, row] : rows) {
+      const Run &first = *row.first;
+      const double alone_s =
+         median(finite(alone[first.app_label() + " " + first.key.barrier]));
+      const auto paper_slowdown = paper.find(first.key.load);
+      std::string latencies[2], slowdowns[2];
+      Csv::Key key = app_key(first);
+      key.barrier = first.key.barrier;
+      key.load = first.key.load;
+      key.k_label = first.key.k_label;
+      key.k = first.key.k;
+      for (int mode = 0; mode < 2; ++mode) {
+         key.variant = mode == 0 ? "cooperative" : "priority";
+         const auto frames = row.frames_ms.find(key.variant);
+         const auto seconds = row.seconds.find(key.variant);
+         const std::vector<double> ms =
+            frames == row.frames_ms.end() ? std::vector<double>{} : finite(frames->second);
+         const double slowdown =
+            seconds == row.seconds.end() ? NAN : median(finite(seconds->second)) / alone_s;
+         latencies[mode] = fixed(median(ms), 2) + " / " + fixed(percentile(ms, 0.99), 2);
+         slowdowns[mode] = fixed(slowdown, 2);
+         summary.row("summary", key, "frame_median_ms", median(ms));
+         summary.row("summary", key, "frame_p99_ms", percentile(ms, 0.99));
+         summary.row("summary", key, "frames", double(ms.size()));
+         summary.row("summary", key, "slowdown_median", slowdown);
+      }
+      std::printf("%-30s %-13s %-7s %-6s %21s %21s %15s %11s\n", first.app_label().c_str(),
+                  first.key.barrier.c_str(), first.key.load.c_str(),
+                  (first.key.k_label + "=" + std::to_string(first.key.k)).c_str(),
+                  latencies[0].c_str(), latencies[1].c_str(),
+                  (slowdowns[0] + " / " + slowdowns[1]).c_str(),
+                  paper_slowdown == paper.end() ? "-"
+                                                : fixed(paper_slowdown->second, 2).c_str());
+   }
+   std::printf("\n(paper coop: FSE'17 Table 3, the cooperative kernels' slowdown under that "
+               "load at the paper's k, on Iris 6100; the paper has no queue priorities)\n");
+}
+
 void fig5(const Eval &eval, Summary &summary)
 {
    const std::vector<Load> &loads = eval.loads;
@@ -371,6 +449,8 @@ void fig5(const Eval &eval, Summary &summary)
    std::map<std::tuple<size_t, std::string, size_t>, Cell> cells;
    for (size_t a = 0; a < apps.size(); ++a)
       for (const Run *run : apps[a].second) {
+         if (run->key.variant != "cooperative" || run->key.load == "alone")
+            continue; // --priority's runs: fig5_priority()
          Cell &cell = cells[{a, run->key.barrier, eval.k_index(run->key.k_label)}];
          if (!cell.first)
             cell.first = run;
@@ -485,6 +565,8 @@ void fig5(const Eval &eval, Summary &summary)
                !target_known ? "n/a"
                : target_met  ? ("met (largest p99: " + worst + ")").c_str()
                              : ("missed (largest p99: " + worst + ")").c_str());
+   if (eval.meta.count("priority"))
+      fig5_priority(eval, summary);
 }
 
 // ---------------------------------------------------------------- figure 6, table 3

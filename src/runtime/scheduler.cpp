@@ -101,6 +101,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -741,16 +742,13 @@ void ck_scheduler::balance()
    std::array<int64_t, over_cap - CK_PRIORITY_LOW + 1> wanted{}; // by priority - CK_PRIORITY_LOW
    wanted[over_cap - CK_PRIORITY_LOW] =
       std::max<int64_t>(0, int64_t(in_use()) - int64_t(unit_cap_));
-   std::vector<std::pair<const void *, int64_t>> rooms; // throttled queues' room left
+   std::unordered_map<const void *, int64_t> rooms; // throttled queues' room left
    const auto within_room = [&](const ck_launch &launch, int64_t units) {
       if (launch.throttle_units == 0)
          return units;
-      auto room = std::find_if(rooms.begin(), rooms.end(),
-                               [&](const auto &entry) { return entry.first == launch.queue; });
-      if (room == rooms.end())
-         room = rooms.insert(room, {launch.queue, queue_room(launch)});
-      const int64_t taken = std::min(units, room->second);
-      room->second -= taken;
+      int64_t &room = rooms.try_emplace(launch.queue, queue_room(launch)).first->second;
+      const int64_t taken = std::min(units, room);
+      room -= taken;
       return taken;
    };
    for (const ck_launch *launch : ordinary_queue_)
@@ -840,7 +838,7 @@ void ck_scheduler::offer_idle_units()
 {
    while (!idle_.empty() && in_use() < unit_cap_) {
       ck_launch *neediest = nullptr;
-      uint32_t fewest = UINT32_MAX;
+      std::tuple<int, uint32_t, uint64_t> neediest_rank; // the lowest goes first
       for (ck_launch *kernel : cooperative_running_) {
          if (!live(*kernel) || kernel->running == 0 || queue_room(*kernel) == 0)
             continue;
@@ -853,17 +851,10 @@ void ck_scheduler::offer_idle_units()
                                   : kernel->max_groups;
          if (claimed >= most)
             continue;
-         if (neediest && kernel->priority != neediest->priority) {
-            if (kernel->priority > neediest->priority) {
-               neediest = kernel;
-               fewest = claimed;
-            }
-            continue;
-         }
-         if (claimed < fewest ||
-             (claimed == fewest && kernel->last_offer < neediest->last_offer)) {
+         const auto rank = std::make_tuple(-kernel->priority, claimed, kernel->last_offer);
+         if (!neediest || rank < neediest_rank) {
             neediest = kernel;
-            fewest = claimed;
+            neediest_rank = rank;
          }
       }
       if (!neediest)

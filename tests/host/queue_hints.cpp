@@ -4,12 +4,15 @@
 // from CL_QUEUE_PROPERTIES_ARRAY; a throttled cooperative kernel never holds
 // more than its cap; low-priority ordinary work does not take units from a
 // medium-priority cooperative kernel; high-priority frames take their units
-// from the lowest-priority cooperative kernel, within a latency bound.
+// from the lowest-priority cooperative kernel, within a latency bound;
+// units that come free go to the forks of the high-priority cooperative
+// kernel before those of a low-priority one.
 //
 // meson runs it under the default policy (the only one that gathers units
 // by priority) with 4 compute units.
 // covers: 11.1-hints-ext-strings 11.1-hints-errors 11.1-hints-properties-array
 // covers: 11.1-throttle-cap 11.1-priority-no-kill-of-higher 11.1-priority-kill-order
+// covers: 11.1-priority-forks
 #include "CL/cl_ext_cooperative_kernels.h"
 #include "cl_host.hpp"
 
@@ -31,9 +34,10 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 const char *source = R"CLC(
-enum { STOP, STARTED, MAX_ACTIVE };
+enum { STOP, STARTED, MAX_ACTIVE, ACTIVE };
 
-// Offers kills and requests forks until the host sets STOP.
+// Offers kills and requests forks until the host sets STOP; work-group 0
+// keeps ACTIVE at M.
 kernel void cycle(volatile global uint *s)
 {
    if (get_local_id(0) == 0)
@@ -41,9 +45,21 @@ kernel void cycle(volatile global uint *s)
    while (atomic_add(&s[STOP], 0) == 0) {
       offer_kill();
       request_fork();
-      if (get_local_id(0) == 0)
+      if (get_local_id(0) == 0) {
          atomic_max(&s[MAX_ACTIVE], get_num_groups(0));
+         if (get_group_id(0) == 0)
+            atomic_xchg(&s[ACTIVE], get_num_groups(0));
+      }
    }
+}
+
+// An ordinary kernel that holds its units until the host sets STOP.
+kernel void hold(volatile global uint *s)
+{
+   if (get_local_id(0) == 0)
+      atomic_inc(&s[STARTED]);
+   while (atomic_add(&s[STOP], 0) == 0)
+      ;
 }
 
 // Requests forks `rounds` times, noting M.
@@ -63,7 +79,7 @@ kernel void frame(global uint *out)
 }
 )CLC";
 
-enum { STOP, STARTED, MAX_ACTIVE, WORDS };
+enum { STOP, STARTED, MAX_ACTIVE, ACTIVE, WORDS };
 constexpr size_t local = 8;
 constexpr cl_uint units = 4; // LP_NUM_THREADS
 
@@ -136,6 +152,17 @@ protected:
       while (read_buffer<cl_uint>(control, state, WORDS)[STARTED] < count) {
          ASSERT_LT(Clock::now(), deadline) << "the cooperative kernel did not start";
          std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+   }
+
+   // Polls the words of `state` until `done` holds for them (20 s at most).
+   template <typename Done>
+   void poll_until(cl_mem state, const char *what, Done done)
+   {
+      const auto deadline = Clock::now() + std::chrono::seconds(20);
+      while (!done(read_buffer<cl_uint>(control, state, WORDS))) {
+         ASSERT_LT(Clock::now(), deadline) << what;
+         std::this_thread::yield();
       }
    }
 
@@ -293,6 +320,59 @@ TEST_F(QueueHints, HighPriorityFramesTakeUnitsFromTheLowestPriorityKernel)
    // shared CPUs), so the bound holds for 9 frames in 10.
    EXPECT_LT(p90, 100.0);
    EXPECT_EQ(read_buffer<cl_uint>(control, out, 1)[0], cl_uint(frames));
+}
+
+// Units that come free while a high- and a low-priority cooperative kernel
+// both request forks go to the high-priority one first, though it holds
+// more. An ordinary kernel holds 2 of the 4 units; the low-priority kernel
+// starts on the other 2 and gives one up for the high-priority launch (its
+// top work-group is killed). With the ordinary kernel gone, both of its
+// units fork the high-priority kernel: 3 and 1 active. Handed out by the
+// fewest active instead, the first would go to the low-priority kernel
+// (1 each, offered none yet, the older first): 2 and 2.
+TEST_F(QueueHints, ForksGoToTheHigherPriorityKernelFirst)
+{
+   Kernel hold = create_kernel(program, "hold");
+   Kernel high_cycle = create_kernel(program, "cycle");
+   Kernel low_cycle = create_kernel(program, "cycle");
+   Queue ordinary = create_queue(context, device);
+   Queue high = hinted_queue(context, device, {CL_QUEUE_PRIORITY_HIGH_KHR, 0, true});
+   Queue low = hinted_queue(context, device, {CL_QUEUE_PRIORITY_LOW_KHR, 0, true});
+   Buffer hold_state = state_buffer(context);
+   Buffer high_state = state_buffer(context), low_state = state_buffer(context);
+   set_arg(hold, 0, hold_state.get());
+   set_arg(high_cycle, 0, high_state.get());
+   set_arg(low_cycle, 0, low_state.get());
+   const auto started = [](cl_uint count) {
+      return [count](const std::vector<cl_uint> &words) { return words[STARTED] >= count; };
+   };
+
+   BackgroundLaunch holder(ordinary, hold, 2 * local, local);
+   poll_until(hold_state, "the ordinary kernel did not start", started(2));
+   BackgroundLaunch low_kernel(low, low_cycle, units * local, local);
+   poll_until(low_state, "the low-priority kernel did not start", started(2));
+   BackgroundLaunch high_kernel(high, high_cycle, units * local, local);
+   poll_until(high_state, "the high-priority kernel did not start", started(1));
+   // From here M only grows, so a stale ACTIVE only undercounts.
+   poll_until(low_state, "the low-priority kernel kept 2 work-groups",
+              [](const auto &words) { return words[ACTIVE] == 1; });
+
+   write_word(control, hold_state, STOP, 1);
+   holder.join(); // the scheduler offers its units on before it reports completion
+   cl_uint high_active = 0, low_active = 0;
+   poll_until(high_state, "the freed units were not forked", [&](const auto &words) {
+      high_active = words[ACTIVE];
+      low_active = read_buffer<cl_uint>(control, low_state, WORDS)[ACTIVE];
+      return high_active + low_active == units;
+   });
+   write_word(control, high_state, STOP, 1);
+   write_word(control, low_state, STOP, 1);
+   Event high_event = high_kernel.join();
+   Event low_event = low_kernel.join();
+   EXPECT_EQ(high_active, 3u);
+   EXPECT_EQ(low_active, 1u);
+   EXPECT_EQ(profiling_ulong(high_event, CL_PROFILING_COOPERATIVE_KILLS_EXT), 0u);
+   EXPECT_EQ(profiling_ulong(low_event, CL_PROFILING_COOPERATIVE_KILLS_EXT), 1u);
 }
 
 } // namespace

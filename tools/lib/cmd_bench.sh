@@ -141,6 +141,9 @@ table2, fig5, fig6, all
             (DIR/table2-pocl.txt, bench/table2_against.py).
     fig5    gather time and matmul time when the matmul asks for 1, N/4,
             N/2, N-1 of the N units, query and without-query barriers.
+            --priority: each run also with the matmul on a high-priority
+            queue and the kernel on a low-priority one, and alone: frame
+            latency and the kernel's slowdown with and without priorities.
     fig6    cooperative slowdown and achieved period under light (70/3 ms),
             medium (40/3 ms) and heavy (40/10 ms) loads; Table 3.
             fig5 and fig6: CK_POLICY=default, --threads default: the larger
@@ -392,6 +395,9 @@ bench_eval() {
          --repeats|--scale|--apps|--graph)
             [ $# -ge 2 ] || die "$1 needs a value"
             args+=("$1" "$2"); shift ;;
+         --priority)
+            [ "$sub" = fig5 ] || die "--priority is for fig5"
+            args+=("$1") ;;
          --out)
             [ $# -ge 2 ] || die "--out needs a directory"
             out=$2; shift ;;
