@@ -181,6 +181,12 @@ Program build_or_throw(cl_context context, cl_device_id device, const std::strin
    return std::move(result.program);
 }
 
+ProgramOnDevice::ProgramOnDevice(const std::string &source, const std::string &options)
+   : device(first_device()), context(create_context(device)), queue(create_queue(context, device)),
+     program(build_or_throw(context, device, source, options))
+{
+}
+
 Kernel create_kernel(cl_program program, const std::string &name)
 {
    cl_int err = CL_SUCCESS;

@@ -88,6 +88,17 @@ BuildResult build_program(cl_context context, cl_device_id device, const std::st
 Program build_or_throw(cl_context context, cl_device_id device, const std::string &source,
                        const std::string &options = "");
 
+// The first device's context and queue, and `source` built for it: what a
+// test or benchmark sets up before anything else.
+struct ProgramOnDevice {
+   explicit ProgramOnDevice(const std::string &source, const std::string &options = "");
+
+   cl_device_id device = nullptr;
+   Context context;
+   Queue queue;
+   Program program;
+};
+
 // The kernel `name` of a built program, or throws Error naming it.
 Kernel create_kernel(cl_program program, const std::string &name);
 

@@ -56,20 +56,9 @@ uint32_t task_value(uint32_t t)
    return v;
 }
 
-class LongRunning : public testing::Test {
+class LongRunning : public testing::Test, protected cl_host::ProgramOnDevice {
 protected:
-   void SetUp() override
-   {
-      device = cl_host::first_device();
-      context = cl_host::create_context(device);
-      queue = cl_host::create_queue(context, device);
-      program = cl_host::build_or_throw(context, device, source);
-   }
-
-   cl_device_id device = nullptr;
-   cl_host::Context context;
-   cl_host::Queue queue;
-   cl_host::Program program;
+   LongRunning() : ProgramOnDevice(source) {}
 };
 
 } // namespace

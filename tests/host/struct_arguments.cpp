@@ -97,15 +97,10 @@ cl_ulong in_control_flow_reference(const table &t, unsigned g)
    return sum;
 }
 
-class StructArguments : public testing::TestWithParam<size_t> {
+class StructArguments : public testing::TestWithParam<size_t>,
+                        protected cl_host::ProgramOnDevice {
 protected:
-   void SetUp() override
-   {
-      device = cl_host::first_device();
-      context = cl_host::create_context(device);
-      queue = cl_host::create_queue(context, device);
-      program = cl_host::build_or_throw(context, device, source);
-   }
+   StructArguments() : ProgramOnDevice(source) {}
 
    // Runs `name` over 4 work-groups with out, the table and `last` (if any)
    // as its arguments, and returns out.
@@ -126,10 +121,6 @@ protected:
    }
 
    const table t = example_table();
-   cl_device_id device = nullptr;
-   cl_host::Context context;
-   cl_host::Queue queue;
-   cl_host::Program program;
 };
 
 TEST_P(StructArguments, IndexedPerWorkItem)
