@@ -169,7 +169,8 @@ class CL:
             res[int(slot)] = value
         hosts = [res, (ctypes.c_uint32 * info["in_words"])(*info["in"]),
                  (ctypes.c_uint32 * info["counters"])(), (ctypes.c_uint32 * info["out_words"])()]
-        if self.nargs == 7:
+        karg = info.get("karg")
+        if self.nargs == 7 + (karg is not None):  # CK_SYNC_PARAM, where the extension is absent
             hosts.append((ctypes.c_uint32 * 2)())
         buffers = []
         try:
@@ -181,7 +182,10 @@ class CL:
             args = [(ctypes.sizeof(b), ctypes.byref(b)) for b in buffers[:4]]
             k0, k1 = ctypes.c_uint32(info["k0"]), ctypes.c_uint32(info["k1"])
             args += [(4, ctypes.byref(k0)), (4, ctypes.byref(k1))]
-            if self.nargs == 7:
+            if karg is not None:
+                struct = (ctypes.c_uint32 * len(karg))(*karg)
+                args.append((ctypes.sizeof(struct), ctypes.byref(struct)))
+            if len(buffers) == 5:
                 args.append((ctypes.sizeof(buffers[4]), ctypes.byref(buffers[4])))
             for index, (size, ptr) in enumerate(args):
                 self.check(lib.clSetKernelArg(self.kernel, index, size, ptr), "clSetKernelArg")
@@ -458,7 +462,8 @@ class Fuzzer:
 
     # one program, every configuration: returns a list of findings
     def check_program(self, seed, size, drop=(), only=None, mutation=None):
-        src, info = generate.generate(seed, size, drop, mutation=mutation)
+        src, info = generate.generate(seed, size, drop, mutation=mutation,
+                                      struct_arg=self.a.struct_arg)
         rng = random.Random(seed)
         plan = {}  # lane: [(config, values of N)], in the order of the configurations
         for c in self.configs:
@@ -598,7 +603,7 @@ class Fuzzer:
         (or, for a warning rule, succeed with the warning), the log naming
         the rule and a line of the violation. Returns the findings and how
         many builds were checked."""
-        src, info = generate.generate(seed, size, (), kind)
+        src, info = generate.generate(seed, size, (), kind, struct_arg=self.a.struct_arg)
         findings = []
         lines = {i for i, l in enumerate(src.splitlines(), 1) if "/*INVALID*/" in l}
         lines |= {i - 1 for i in lines}
@@ -649,7 +654,7 @@ class Fuzzer:
     def shrink(self, seed, size, finding, d):
         """Leaves out removable items, in chunks, while the same kind of
         finding remains in the same configuration."""
-        _, info = generate.generate(seed, size)
+        _, info = generate.generate(seed, size, struct_arg=self.a.struct_arg)
         items = list(info["removable"])
         only = {finding["config"]: ([finding["groups"]] if "groups" in finding else None)}
         ref = next((c.name for c in self.configs if c.reference), None)
@@ -680,11 +685,13 @@ class Fuzzer:
                     progressed = True
             if not progressed:
                 chunk //= 2
-        src, _ = generate.generate(seed, size, drop)
+        src, _ = generate.generate(seed, size, drop, struct_arg=self.a.struct_arg)
         with open(os.path.join(d, "reduced.cl"), "w") as f:
             f.write(src)
         with open(os.path.join(d, "reduce.txt"), "w") as f:
-            f.write(f"tests/fuzz/generate.py --seed {seed} --size {size} --drop {','.join(map(str, sorted(drop)))}\n"
+            f.write(f"tests/fuzz/generate.py --seed {seed} --size {size}"
+                    f"{' --struct-arg' if self.a.struct_arg else ''}"
+                    f" --drop {','.join(map(str, sorted(drop)))}\n"
                     f"{len(drop)} of {len(items)} removable items left out, {tries} tries\n")
         self.log(f"  reduced: {len(drop)} of {len(items)} items left out ({d}/reduced.cl)")
 
@@ -773,6 +780,8 @@ def main():
         info = {"res_words": 64, "slot_init": {}, "in_words": generate.D_WORDS,
                 "in": generate.input_words(1), "counters": 64, "out_words": 64 * generate.MAX_PHASES,
                 "k0": 1, "k1": 2, "local_size": local}
+        if "KArg ka" in open(sys.argv[2]).read():
+            info["karg"] = list(range(1, generate.KARG_WORDS + 1))
         first = cl.run(info, groups)
         for i in range(1, repeats):
             again = cl.run(info, groups)
@@ -794,6 +803,9 @@ def main():
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-size", type=int, default=4, help="program sizes cycle through 1..K")
+    ap.add_argument("--no-struct-arg", dest="struct_arg", action="store_false",
+                    help="the programs of runs before patch 0071, without the by-value struct "
+                    "argument (generate.py --struct-arg)")
     ap.add_argument("--out", default="_build/fuzz")
     ap.add_argument("--vendors", help="a directory of .icd files naming Clover (ck-mesa*.icd) and "
                     "rusticl (*rusticl*.icd); or give --clover-icd / --rusticl-icd")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random cooperative kernels whose final memory is deterministic by construction.
 
-    generate.py --seed S [--size K] [--drop 3,7,..] [--invalid KIND] [--info]
+    generate.py --seed S [--size K] [--drop 3,7,..] [--invalid KIND] [--struct-arg] [--info]
 
 prints one OpenCL C program (a kernel `fuzz`) built from seed S, standard
 library only. Same seed, same options: same program, byte for byte.
@@ -91,6 +91,10 @@ MUTATIONS = {
 }
 
 D_WORDS = 256          # read-only input words
+# The by-value struct argument of --struct-arg programs: 64 bytes, indexed
+# per work-item (llvmpipe crashed on such loads before patch 0071).
+KARG_TYPEDEF = "typedef struct { uint w[8]; ulong l[2]; ushort h[4]; uchar c[8]; } KArg;"
+KARG_WORDS = 16
 MAX_PHASES = 8
 ITEM_AREA = 64         # per-item words per phase
 
@@ -105,10 +109,11 @@ def align_up(x, a):
 
 
 class Gen:
-    def __init__(self, seed, size=3, drop=(), invalid=None, mutation=None):
+    def __init__(self, seed, size=3, drop=(), invalid=None, mutation=None, struct_arg=False):
         self.r = random.Random(seed * 7919 + size)
         self.seed, self.size, self.drop, self.invalid = seed, size, set(drop), invalid
         self.mutation = mutation
+        self.struct_arg = struct_arg
         self.max_depth = 2 if size <= 2 else 3
         self.next_id = 0
         self.removable = []
@@ -202,6 +207,8 @@ class Gen:
             return self.pick(atoms)
         if c < 0.25:
             return f"{self.r.choice([self.r.randint(0, 9), self.r.getrandbits(32)])}u"
+        if c < 0.3 and self.struct_arg:
+            return self.struct_arg_expr(ctx)
         if c < 0.35:
             return self.pick(["k0", "k1"])
         if c < 0.5 and self.transmits:
@@ -220,6 +227,21 @@ class Gen:
         if atoms:
             return self.pick(atoms)
         return f"{self.r.randint(0, 99)}u"
+
+    def struct_arg_expr(self, ctx):
+        """An element of the by-value struct argument `ka`, at an index that
+        may differ between work-items (and, guarded, may be out of range)."""
+        i = self.leaf_expr(ctx)
+        form = self.r.randint(0, 4)
+        if form == 0:
+            return f"ka.w[({i}) & 7u]"
+        if form == 1:
+            return f"(uint)(ka.l[({i}) & 1u] >> {self.pick([0, 17, 32])})"
+        if form == 2:
+            return f"(uint)ka.h[({i}) & 3u]"
+        if form == 3:
+            return f"(uint)ka.c[({i}) & 7u]"
+        return f"((({i}) < 8u) ? ka.w[{i}] : {self.r.getrandbits(32)}u)"
 
     def expr(self, ctx, depth=0):
         if depth >= self.max_depth or self.chance(0.35):
@@ -655,8 +677,11 @@ class Gen:
         for name in sorted(used, key=lambda n: int(n[1:])):
             out += self.helpers[name][1]
         out += extra_funcs
+        if self.struct_arg:
+            out.append(KARG_TYPEDEF)
         out.append("kernel void fuzz(global uint *res, global const uint *in, global uint *ctr, "
-                   "global uint *outb, uint k0, uint k1 CK_SYNC_PARAM)")
+                   "global uint *outb, uint k0, uint k1"
+                   + (", KArg ka" if self.struct_arg else "") + " CK_SYNC_PARAM)")
         out.append("{")
         out += body_lines
         out.append("}")
@@ -666,6 +691,8 @@ class Gen:
             "res_words": n_slots, "counters": self.counter + 4, "in_words": D_WORDS,
             "out_words": max(1, self.phase) * ITEM_AREA,
             "k0": self.r.getrandbits(32), "k1": self.r.getrandbits(32),
+            **({"karg": [self.r.getrandbits(32) for _ in range(KARG_WORDS)]}
+               if self.struct_arg else {}),
             "slot_init": {str(s): OP_INIT[op] for s, op in self.slot_ops.items()},
             "removable": self.removable, "transmit_bytes": self.transmit_bytes,
             "in_seed": self.seed,
@@ -761,8 +788,8 @@ def input_words(seed):
     return [r.getrandbits(32) for _ in range(D_WORDS)]
 
 
-def generate(seed, size=3, drop=(), invalid=None, mutation=None):
-    g = Gen(seed, size, drop, invalid, mutation)
+def generate(seed, size=3, drop=(), invalid=None, mutation=None, struct_arg=False):
+    g = Gen(seed, size, drop, invalid, mutation, struct_arg)
     src = g.generate()
     info = g.info
     info["in"] = input_words(seed)
@@ -776,10 +803,13 @@ def main(argv=None):
     ap.add_argument("--drop", default="")
     ap.add_argument("--invalid", choices=sorted({**INVALID_KINDS, **SELFTEST_KINDS}))
     ap.add_argument("--mutation", choices=sorted(MUTATIONS))
+    ap.add_argument("--struct-arg", action="store_true",
+                    help="give the kernel a by-value struct argument, read at indices that differ "
+                    "between work-items (tools/ck fuzz's programs since patch 0071)")
     ap.add_argument("--info", action="store_true", help="print the launch description (JSON) on stderr")
     a = ap.parse_args(argv)
     drop = [int(x) for x in a.drop.split(",") if x]
-    src, info = generate(a.seed, a.size, drop, a.invalid, a.mutation)
+    src, info = generate(a.seed, a.size, drop, a.invalid, a.mutation, a.struct_arg)
     sys.stdout.write(src)
     if a.info:
         info = dict(info)

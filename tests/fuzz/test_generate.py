@@ -36,6 +36,23 @@ class GenerateTest(unittest.TestCase):
                        "SYNC_ARG);", "transmit uint tl0", "uint pre = k1;"):
             self.assertIn(needle, text)
 
+    def test_struct_argument(self):
+        # off: the programs of earlier runs, unchanged; on: the kernel takes
+        # `KArg ka` and reads it at work-item-dependent and guarded indices
+        for seed in range(1, 40):
+            plain, info = generate.generate(seed, 3)
+            self.assertNotIn("KArg", plain)
+            self.assertNotIn("karg", info)
+        text = ""
+        for seed in range(1, 40):
+            src, info = generate.generate(seed, 1 + seed % 4, struct_arg=True)
+            self.assertEqual(src, generate.generate(seed, 1 + seed % 4, struct_arg=True)[0])
+            self.assertIn("uint k1, KArg ka CK_SYNC_PARAM)", src)
+            self.assertEqual(len(info["karg"]), generate.KARG_WORDS)
+            text += kernel_body(src)
+        for needle in ("ka.w[(", "ka.l[(", "ka.h[(", "ka.c[(", ") < 8u) ? ka.w["):
+            self.assertIn(needle, text)
+
     def test_transmit_record_fits(self):
         for seed in range(1, 200):
             _, info = generate.generate(seed, 1 + seed % 4)
@@ -139,7 +156,7 @@ class InvalidCheckTest(unittest.TestCase):
         src, info = generate.generate(7, 2, (), kind)
         line = info["line"]
         f = fuzz.Fuzzer.__new__(fuzz.Fuzzer)
-        f.a = argparse.Namespace(build_timeout=5)
+        f.a = argparse.Namespace(build_timeout=5, struct_arg=False)
         f.counts = {"builds": 0}
         log = f"input.cl:{line}:7: error: 'offer_kill' is reached in control flow that {message}"
         f.configs = [fuzz.Config(name, {}, [1]) for name in ("clover/never", "clover/default",
@@ -177,7 +194,7 @@ class FakeWorker:
 class LanesTest(unittest.TestCase):
     def fuzzer(self, values, delay, jobs):
         f = fuzz.Fuzzer.__new__(fuzz.Fuzzer)
-        f.a = argparse.Namespace(launches=1, build_timeout=5, run_timeout=5, confirm=0, jobs=jobs,
+        f.a = argparse.Namespace(launches=1, struct_arg=False, build_timeout=5, run_timeout=5, confirm=0, jobs=jobs,
                                  quiet=True)
         f.configs = []
         for name, value in values:
