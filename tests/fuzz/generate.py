@@ -232,16 +232,14 @@ class Gen:
         """An element of the by-value struct argument `ka`, at an index that
         may differ between work-items (and, guarded, may be out of range)."""
         i = self.leaf_expr(ctx)
-        form = self.r.randint(0, 4)
-        if form == 0:
-            return f"ka.w[({i}) & 7u]"
-        if form == 1:
-            return f"(uint)(ka.l[({i}) & 1u] >> {self.pick([0, 17, 32])})"
-        if form == 2:
-            return f"(uint)ka.h[({i}) & 3u]"
-        if form == 3:
-            return f"(uint)ka.c[({i}) & 7u]"
-        return f"((({i}) < 8u) ? ka.w[{i}] : {self.r.getrandbits(32)}u)"
+        forms = [
+            lambda: f"ka.w[({i}) & 7u]",
+            lambda: f"(uint)(ka.l[({i}) & 1u] >> {self.pick([0, 17, 32])})",
+            lambda: f"(uint)ka.h[({i}) & 3u]",
+            lambda: f"(uint)ka.c[({i}) & 7u]",
+            lambda: f"((({i}) < 8u) ? ka.w[{i}] : {self.r.getrandbits(32)}u)",
+        ]
+        return forms[self.r.randint(0, len(forms) - 1)]()
 
     def expr(self, ctx, depth=0):
         if depth >= self.max_depth or self.chance(0.35):
