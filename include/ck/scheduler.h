@@ -169,6 +169,23 @@ struct ck_launch *ck_scheduler_launch_cooperative_hinted(struct ck_scheduler *sc
                                                          const char *kernel_name,
                                                          const struct ck_launch_hints *hints);
 
+/* The same for a launch of an in-order queue: it starts no work-group
+ * before `after` has completed (NULL: none; the launches above). `after` is
+ * a launch of this scheduler that has not been waited for and that no other
+ * launch was made after. The unit that completes `after` queues this launch,
+ * so that a queue's launches follow each other on the units without a
+ * handoff to the thread that made them. */
+struct ck_launch *ck_scheduler_launch_after(struct ck_scheduler *scheduler, ck_run_fn run,
+                                            void *data, unsigned groups,
+                                            const struct ck_launch_hints *hints,
+                                            struct ck_launch *after);
+struct ck_launch *ck_scheduler_launch_cooperative_after(struct ck_scheduler *scheduler,
+                                                        ck_run_fn run, void *data,
+                                                        uint32_t *context, uint32_t max_groups,
+                                                        const char *kernel_name,
+                                                        const struct ck_launch_hints *hints,
+                                                        struct ck_launch *after);
+
 #define CK_STATS_GATHER_TIMES 1024
 #define CK_STATS_FORK_TIMES 1024
 

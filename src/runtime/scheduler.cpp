@@ -18,6 +18,11 @@
 // Only dispatch() gives tasks (assign()), always to idle units, and every task
 // ends with the unit idle again and dispatch() run.
 //
+// In-order launches (ck_scheduler_launch_after()). A launch made after one
+// that has not completed is held: it is in no queue, only the other's
+// `successor`, until the unit that completes the other queues it. Every
+// state below then starts from queued.
+//
 // Cooperative launches. queued (cooperative_queue_; the context untouched)
 // -> running (start_cooperative(): context initialised, M0 work-groups
 // assigned, in cooperative_running_, live()) -> finished (no work-group runs
@@ -103,6 +108,7 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -185,6 +191,7 @@ struct ck_launch {
 
    ck_complete_fn on_complete = nullptr; // set at most once (ck_launch_on_complete)
    void *on_complete_data = nullptr;
+   ck_launch *successor = nullptr; // held until this launch completes
 };
 
 struct ck_scheduler {
@@ -198,10 +205,11 @@ public:
    void set_unit_cap(unsigned cap);
    unsigned max_active_groups();
    unsigned throttle_units(ck_throttle throttle) const;
-   ck_launch *launch(ck_run_fn run, void *data, unsigned groups, const ck_launch_hints &hints);
+   ck_launch *launch(ck_run_fn run, void *data, unsigned groups, const ck_launch_hints &hints,
+                     ck_launch *after);
    ck_launch *launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
                                  uint32_t max_groups, const char *kernel_name,
-                                 const ck_launch_hints &hints);
+                                 const ck_launch_hints &hints, ck_launch *after);
    bool wait(ck_launch *launch, std::optional<Clock::duration> timeout, ck_launch_stats *stats);
    void on_complete(ck_launch *launch, ck_complete_fn fn, void *data);
 
@@ -232,6 +240,8 @@ private:
    unsigned in_use() const { return unsigned(units_.size() - idle_.size()); }
    void apply_file_cap(unsigned cap);
    void apply_hints(ck_launch &launch, const ck_launch_hints &hints);
+   void submit(ck_launch &launch, ck_launch *after);
+   void enqueue(ck_launch &launch);
    unsigned queue_room(const ck_launch &launch) const;
    void hold(const ck_launch &launch);
    void release(const void *queue);
@@ -379,8 +389,36 @@ void ck_scheduler::apply_hints(ck_launch &launch, const ck_launch_hints &hints)
    }
 }
 
+// With the lock held: queues the launch, or holds it behind `after`. The
+// caller dispatches.
+void ck_scheduler::submit(ck_launch &launch, ck_launch *after)
+{
+   launch.id = next_launch_id_++;
+   launch.submitted = Clock::now();
+   if (after && !after->done) {
+      assert(!after->successor);
+      after->successor = &launch;
+      return;
+   }
+   enqueue(launch);
+}
+
+// With the lock held: the launch waits for units (an ordinary one without
+// work-groups completes at once). The caller dispatches.
+void ck_scheduler::enqueue(ck_launch &launch)
+{
+   if (launch.cooperative) {
+      cooperative_queue_.push_back(&launch);
+   } else if (launch.groups == 0) {
+      launch.started = Clock::now();
+      complete(launch);
+   } else {
+      ordinary_queue_.push_back(&launch);
+   }
+}
+
 ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups,
-                                const ck_launch_hints &hints)
+                                const ck_launch_hints &hints, ck_launch *after)
 {
    auto *launch = new ck_launch{};
    launch->scheduler = this;
@@ -390,21 +428,14 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups,
    launch->groups = groups;
    apply_hints(*launch, hints);
    Lock lock(mutex_);
-   launch->id = next_launch_id_++;
-   launch->submitted = Clock::now();
-   if (groups == 0) {
-      launch->started = launch->submitted;
-      complete(*launch);
-      return launch;
-   }
-   ordinary_queue_.push_back(launch);
+   submit(*launch, after);
    dispatch();
    return launch;
 }
 
 ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t *context,
                                             uint32_t max_groups, const char *kernel_name,
-                                            const ck_launch_hints &hints)
+                                            const ck_launch_hints &hints, ck_launch *after)
 {
    if (max_groups == 0)
       return nullptr;
@@ -427,10 +458,8 @@ ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t 
    kernel->max_groups = max_groups;
    apply_hints(*kernel, hints);
    Lock lock(mutex_);
-   kernel->id = next_launch_id_++;
-   kernel->submitted = Clock::now();
    try {
-      cooperative_queue_.push_back(kernel.get());
+      submit(*kernel, after);
    } catch (const std::bad_alloc &) {
       return nullptr;
    }
@@ -1110,6 +1139,9 @@ void ck_scheduler::complete(ck_launch &launch)
       const ck_launch_stats stats = final_stats(launch);
       launch.on_complete(launch.on_complete_data, &stats);
    }
+   // The units dispatch the launch held behind this one, as they return.
+   if (ck_launch *successor = std::exchange(launch.successor, nullptr))
+      enqueue(*successor);
    launch_done_.notify_all();
 }
 
@@ -1224,7 +1256,7 @@ unsigned ck_throttle_units(const ck_scheduler *scheduler, ck_throttle throttle)
 
 ck_launch *ck_scheduler_launch(ck_scheduler *scheduler, ck_run_fn run, void *data, unsigned groups)
 {
-   return scheduler->launch(run, data, groups, default_hints);
+   return scheduler->launch(run, data, groups, default_hints, nullptr);
 }
 
 ck_launch *ck_scheduler_launch_cooperative(ck_scheduler *scheduler, ck_run_fn run, void *data,
@@ -1232,15 +1264,13 @@ ck_launch *ck_scheduler_launch_cooperative(ck_scheduler *scheduler, ck_run_fn ru
                                            const char *kernel_name)
 {
    return scheduler->launch_cooperative(run, data, context, max_groups, kernel_name,
-                                        default_hints);
+                                        default_hints, nullptr);
 }
 
 ck_launch *ck_scheduler_launch_hinted(ck_scheduler *scheduler, ck_run_fn run, void *data,
                                       unsigned groups, const ck_launch_hints *hints)
 {
-   if (hints && !valid(*hints))
-      return nullptr;
-   return scheduler->launch(run, data, groups, hints ? *hints : default_hints);
+   return ck_scheduler_launch_after(scheduler, run, data, groups, hints, nullptr);
 }
 
 ck_launch *ck_scheduler_launch_cooperative_hinted(ck_scheduler *scheduler, ck_run_fn run,
@@ -1248,10 +1278,28 @@ ck_launch *ck_scheduler_launch_cooperative_hinted(ck_scheduler *scheduler, ck_ru
                                                   uint32_t max_groups, const char *kernel_name,
                                                   const ck_launch_hints *hints)
 {
+   return ck_scheduler_launch_cooperative_after(scheduler, run, data, context, max_groups,
+                                                kernel_name, hints, nullptr);
+}
+
+ck_launch *ck_scheduler_launch_after(ck_scheduler *scheduler, ck_run_fn run, void *data,
+                                     unsigned groups, const ck_launch_hints *hints,
+                                     ck_launch *after)
+{
+   if (hints && !valid(*hints))
+      return nullptr;
+   return scheduler->launch(run, data, groups, hints ? *hints : default_hints, after);
+}
+
+ck_launch *ck_scheduler_launch_cooperative_after(ck_scheduler *scheduler, ck_run_fn run,
+                                                 void *data, uint32_t *context,
+                                                 uint32_t max_groups, const char *kernel_name,
+                                                 const ck_launch_hints *hints, ck_launch *after)
+{
    if (hints && !valid(*hints))
       return nullptr;
    return scheduler->launch_cooperative(run, data, context, max_groups, kernel_name,
-                                        hints ? *hints : default_hints);
+                                        hints ? *hints : default_hints, after);
 }
 
 void ck_launch_wait(ck_launch *launch, ck_launch_stats *stats)

@@ -106,6 +106,100 @@ TEST(Ordinary, LaunchesFromManyHostThreads)
    EXPECT_EQ(failures.load(), 0u);
 }
 
+// A chain of launches of one in-order queue (ck_scheduler_launch_after()):
+// each work-group checks, as it starts, that every work-group of the
+// launches before its own has finished, and lingers so that an overlap
+// would be seen.
+struct InOrderChain {
+   explicit InOrderChain(const std::vector<unsigned> &groups) : finished_before(groups.size() + 1)
+   {
+      for (std::size_t launch = 0; launch < groups.size(); ++launch)
+         finished_before[launch + 1] = finished_before[launch] + groups[launch];
+   }
+   struct Stage {
+      InOrderChain *chain;
+      std::size_t launch;
+      void run(unsigned, unsigned)
+      {
+         if (chain->finished.load() < chain->finished_before[launch])
+            chain->early_starts.fetch_add(1);
+         for (unsigned i = 0; i < 500; ++i)
+            chain->sink.fetch_add(1, std::memory_order_relaxed);
+         chain->finished.fetch_add(1);
+      }
+   };
+   std::vector<unsigned> finished_before; // work-groups of the launches before each
+   std::atomic<unsigned> finished{0}, early_starts{0};
+   std::atomic<uint64_t> sink{0};
+};
+
+TEST(InOrder, LaunchesStartOnlyWhenTheOneBeforeCompleted)
+{
+   auto scheduler = make_scheduler(3, "default");
+   std::vector<unsigned> groups;
+   for (unsigned launch = 0; launch < 300; ++launch)
+      groups.push_back(launch % 11 == 5 ? 0 : 1 + launch % 7); // some without work-groups
+   InOrderChain chain(groups);
+   std::vector<InOrderChain::Stage> stages;
+   for (std::size_t launch = 0; launch < groups.size(); ++launch)
+      stages.push_back({&chain, launch});
+   std::vector<ck_launch *> launches;
+   ck_launch *last = nullptr;
+   for (std::size_t launch = 0; launch < groups.size(); ++launch) {
+      last = ck_scheduler_launch_after(scheduler.get(), run_kernel<InOrderChain::Stage>,
+                                       &stages[launch], groups[launch], nullptr, last);
+      ASSERT_NE(last, nullptr);
+      launches.push_back(last);
+   }
+   for (ck_launch *launch : launches)
+      wait_or_die(launch);
+   EXPECT_EQ(chain.finished.load(), chain.finished_before.back());
+   EXPECT_EQ(chain.early_starts.load(), 0u);
+}
+
+// A cooperative launch in the chain, resized at random: the ordinary launch
+// after it sees its final result, and one made after a launch that has
+// already completed starts at once.
+TEST(InOrder, CooperativeLaunchesKeepTheOrder)
+{
+   auto scheduler = make_scheduler(3, "random:7");
+   GatedKernel gate;
+   ck_launch *gated = ck_scheduler_launch(scheduler.get(), run_kernel<GatedKernel>, &gate, 2);
+   Relaxation relaxation(6, 96, 400, 2);
+   ck_launch *cooperative = ck_scheduler_launch_cooperative_after(
+      scheduler.get(), run_kernel<Relaxation>, &relaxation, relaxation.context.data(), 6, nullptr,
+      nullptr, gated);
+   ASSERT_NE(cooperative, nullptr);
+   struct Reader {
+      const Relaxation *relaxation;
+      std::vector<uint32_t> seen;
+      std::atomic<bool> ran{false};
+      void run(unsigned, unsigned)
+      {
+         seen = relaxation->result();
+         ran.store(true);
+      }
+   } reader{&relaxation, {}};
+   ck_launch *after = ck_scheduler_launch_after(scheduler.get(), run_kernel<Reader>, &reader, 1,
+                                                nullptr, cooperative);
+   EXPECT_EQ(relaxation.context.word(CK_ACTIVE_GROUPS).load(), 0u)
+      << "the cooperative launch started before the one before it completed";
+   gate.open.store(true);
+   wait_or_die(gated);
+   wait_or_die(cooperative);
+   require_eventually([&] { return reader.ran.load(); }, "the launch after ran");
+   EXPECT_TRUE(reader.seen == relaxation.expected());
+   EXPECT_EQ(relaxation.tracker.violations(), 0u);
+
+   CountingKernel counting(4);
+   ck_launch *late = ck_scheduler_launch_after(scheduler.get(), run_kernel<CountingKernel>,
+                                               &counting, 4, nullptr, after);
+   require_eventually([&] { return counting.runs[3].load() == 1; },
+                      "a launch after a completed one started");
+   wait_or_die(after);
+   wait_or_die(late);
+}
+
 TEST(Cooperative, StartsWithMinOfMaxGroupsAndFreeUnits)
 {
    for (const char *policy : {"never", "default"}) {
