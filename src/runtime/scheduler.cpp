@@ -220,7 +220,7 @@ private:
       Task task = Task::None;
       ck_launch *launch = nullptr;
       unsigned group = 0;
-      Clock::time_point free_since; // when the unit last became idle
+      Clock::time_point free_since; // when it last became idle while a cooperative launch ran
       std::atomic<bool> assigned{false}; // a task is waiting: stop polling
       bool sleeping = false;             // waits on `wake`
       std::condition_variable wake;
@@ -548,7 +548,11 @@ void ck_scheduler::unit_main(Unit &unit)
       release(queue);
       unit.task = Unit::Task::None;
       unit.launch = nullptr;
-      unit.free_since = Clock::now();
+      // Only a fork's latency reads it, and only a running cooperative
+      // launch forks (the clock costs about as much as the rest of an
+      // ordinary work-group's handoff).
+      if (!cooperative_running_.empty())
+         unit.free_since = Clock::now();
       idle_.push_back(&unit);
       dispatch();
    }
@@ -605,7 +609,8 @@ void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
       std::min(kernel.withdrawals_wanted.load(), uint32_t(kernel.parked)));
    ++kernel.running;
    ++kernel.forks_started;
-   record_fork_latency(kernel.stats, nanoseconds(Clock::now() - unit.free_since));
+   record_fork_latency(kernel.stats,
+                       nanoseconds(Clock::now() - std::max(unit.free_since, kernel.started)));
    sample_active(kernel);
    // Fewer parked units, a higher M: room for more offers or kill requests.
    dispatch();
@@ -678,7 +683,9 @@ void ck_scheduler::dispatch()
          start_cooperative(*next);
       }
    }
-   if (policy_.kind == ck::Policy::Kind::Never)
+   // What follows takes units from cooperative kernels or offers them to
+   // their forks.
+   if (policy_.kind == ck::Policy::Kind::Never || cooperative_running_.empty())
       return;
    balance();
    if (random_policy())
