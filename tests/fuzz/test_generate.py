@@ -178,7 +178,8 @@ class InvalidCheckTest(unittest.TestCase):
 
 
 class FakeWorker:
-    """A worker that answers after `delay` seconds with res = [value]."""
+    """A worker that answers after `delay` seconds with res = [value], or
+    res = [value[N]] where value maps N to a result."""
     def __init__(self, value, delay):
         self.value, self.delay = value, delay
 
@@ -188,17 +189,19 @@ class FakeWorker:
 
     def run(self, info, groups, timeout, repeats=1, compile_timeout=0):
         time.sleep(self.delay)
-        return {"status": 0, "res": [self.value], "out": [], "seconds": self.delay}
+        value = self.value[groups] if isinstance(self.value, dict) else self.value
+        return {"status": 0, "res": [value], "out": [], "seconds": self.delay}
 
 
 class LanesTest(unittest.TestCase):
-    def fuzzer(self, values, delay, jobs):
+    def fuzzer(self, values, delay, jobs, pocl_groups=(1,)):
         f = fuzz.Fuzzer.__new__(fuzz.Fuzzer)
-        f.a = argparse.Namespace(launches=1, struct_arg=False, build_timeout=5, run_timeout=5, confirm=0, jobs=jobs,
-                                 quiet=True)
+        f.a = argparse.Namespace(launches=len(pocl_groups), struct_arg=False, build_timeout=5, run_timeout=5,
+                                 confirm=0, jobs=jobs, quiet=True)
         f.configs = []
         for name, value in values:
-            c = fuzz.Config(name, {}, [1], reference=name == "pocl")
+            c = fuzz.Config(name, {}, list(pocl_groups) if name == "pocl" else [1],
+                            reference=name == "pocl")
             c.worker = FakeWorker(value, delay)
             f.configs.append(c)
         f.counts = {"builds": 0, "launches": 0, "slow": 0}
@@ -220,6 +223,20 @@ class LanesTest(unittest.TestCase):
         start = time.monotonic()
         self.assertEqual(serial.check_program(1, 1)[2], findings)
         self.assertGreater(time.monotonic() - start, 1.9)
+
+
+    def test_reference_disagreeing_alone_is_reported_apart(self):
+        # PoCL's N = 2 differs and every Mesa run agrees with PoCL's N = 1:
+        # PoCL's own bug (known/pocl-concurrent-groups.cl), not a mismatch
+        pocl = ("pocl", {1: 7, 2: 9})
+        f = self.fuzzer([pocl, ("clover/a", 7), ("rusticl/a", 7)], 0, 3, pocl_groups=(1, 2))
+        findings = f.check_program(1, 1)[2]
+        self.assertEqual([(x["kind"], x["config"], x["groups"]) for x in findings],
+                         [("reference", "pocl", 2)])
+        # a Mesa run that differs too makes every difference a mismatch
+        f = self.fuzzer([pocl, ("clover/a", 7), ("rusticl/a", 9)], 0, 3, pocl_groups=(1, 2))
+        self.assertEqual([(x["kind"], x["config"]) for x in f.check_program(1, 1)[2]],
+                         [("mismatch", "pocl"), ("mismatch", "rusticl/a")])
 
 
 class WorkerTimeoutTest(unittest.TestCase):

@@ -16,6 +16,10 @@ and wrong and programs per minute, then
 
    fuzz: P programs, M mismatches, C crashes, H hangs, W wrong diagnostics
 
+A PoCL run with N > 1 that alone disagrees with PoCL's N = 1 is PoCL's own
+bug (tests/fuzz/known/pocl-concurrent-groups.cl): it is counted as a
+reference disagreement, saved, and not a mismatch.
+
 Findings (program, launch, what happened, and with --shrink a reduced
 program) are saved under $CK_BUILD/fuzz/findings/. Exits non-zero on any.
 'tools/ck fuzz -- --help' lists the fuzzer's own options (--shrink,
