@@ -58,23 +58,35 @@ Stamps stamps_of(cl_event event)
            profiling_ulong(event, CL_PROFILING_COMMAND_COMPLETE)};
 }
 
-TEST(ProfilingStamps, QueuedKernelsOrderedAndWithinWallTime)
-{
-   constexpr size_t kernels = 40, cooperative_at = 20, items = 64, groups = 2;
-   constexpr cl_uint rounds = 20000;
+// A profiling queue with the program built, and `spin` set to run
+// `rounds` rounds on `items` work-items.
+struct ProfilingQueue {
+   static constexpr size_t items = 64;
    cl_device_id device = first_device();
    Context context = create_context(device);
    Queue queue = create_queue(context, device, true);
    Program program = build_or_throw(context, device, source);
    Kernel spin = create_kernel(program, "spin");
-   Kernel steps = create_kernel(program, "steps");
    Buffer out = create_buffer(context, CL_MEM_READ_WRITE, items * sizeof(cl_uint));
-   Buffer count = create_buffer(context, CL_MEM_READ_WRITE, sizeof(cl_uint));
+
+   explicit ProfilingQueue(cl_uint rounds)
+   {
+      set_arg(spin, 0, out.get());
+      set_arg(spin, 1, rounds);
+   }
+};
+
+TEST(ProfilingStamps, QueuedKernelsOrderedAndWithinWallTime)
+{
+   constexpr size_t kernels = 40, cooperative_at = 20, groups = 2;
+   ProfilingQueue q(20000);
+   const size_t items = q.items;
+   const Queue &queue = q.queue;
+   Kernel steps = create_kernel(q.program, "steps");
+   Buffer count = create_buffer(q.context, CL_MEM_READ_WRITE, sizeof(cl_uint));
    const cl_uint zero = 0;
    check(clEnqueueWriteBuffer(queue, count, CL_TRUE, 0, sizeof zero, &zero, 0, nullptr, nullptr),
          "clEnqueueWriteBuffer");
-   set_arg(spin, 0, out.get());
-   set_arg(spin, 1, rounds);
    set_arg(steps, 0, count.get());
 
    Watchdog watchdog("40 queued kernels and clFinish", std::chrono::seconds(60));
@@ -84,7 +96,7 @@ TEST(ProfilingStamps, QueuedKernelsOrderedAndWithinWallTime)
       cl_event event = nullptr;
       const size_t global = k == cooperative_at ? groups : items;
       const size_t local = k == cooperative_at ? 1 : 16;
-      check(clEnqueueNDRangeKernel(queue, k == cooperative_at ? steps : spin, 1, nullptr,
+      check(clEnqueueNDRangeKernel(queue, k == cooperative_at ? steps : q.spin, 1, nullptr,
                                    &global, &local, 0, nullptr, &event),
             "clEnqueueNDRangeKernel");
       events.emplace_back(event);
@@ -123,17 +135,10 @@ TEST(ProfilingStamps, QueuedKernelsOrderedAndWithinWallTime)
 // little of it.
 TEST(ProfilingStamps, LongKernelSpansTheHostsWait)
 {
-   constexpr size_t items = 64;
-   constexpr cl_uint rounds = 2000000;
-   cl_device_id device = first_device();
-   Context context = create_context(device);
-   Queue queue = create_queue(context, device, true);
-   Program program = build_or_throw(context, device, source);
-   Kernel spin = create_kernel(program, "spin");
-   Buffer out = create_buffer(context, CL_MEM_READ_WRITE, items * sizeof(cl_uint));
-   set_arg(spin, 0, out.get());
-   set_arg(spin, 1, rounds);
-   const size_t global = items, local = 16;
+   ProfilingQueue q(2000000);
+   const Queue &queue = q.queue;
+   const Kernel &spin = q.spin;
+   const size_t global = q.items, local = 16;
    // The first launch compiles the kernel.
    check(clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &global, &local, 0, nullptr, nullptr),
          "clEnqueueNDRangeKernel");
