@@ -420,6 +420,11 @@ def memory_digest(answer):
     return hashlib.sha1(json.dumps([answer["status"], answer["res"], answer["out"]]).encode()).hexdigest()[:12]
 
 
+def nonzero_words(res):
+    """The words of res[] that are not 0, as triage prints them."""
+    return ", ".join(f"res[{i}] = {x:#x}" for i, x in enumerate(res) if x) or "res[] all 0"
+
+
 def first_difference(a, b):
     if a["status"] != b["status"]:
         return f"status {a['status']} vs {b['status']}"
@@ -803,9 +808,7 @@ def main():
             if memory_digest(again) != memory_digest(first):
                 print(f"launch {i + 1} differs from the first: {first_difference(again, first)}")
                 return 1
-        print(f"{repeats} launches, the same memory: "
-              + (", ".join(f"res[{i}] = {x:#x}" for i, x in enumerate(first["res"]) if x)
-                 or "res[] all 0"))
+        print(f"{repeats} launches, the same memory: {nonzero_words(first['res'])}")
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--run-saved":
         # --run-saved DIR GROUPS REPEATS [OPTIONS]: a saved finding
@@ -829,8 +832,7 @@ def main():
             key = tuple(cl.run(info, groups)["res"])
             seen[key] = seen.get(key, 0) + 1
         for key, count in sorted(seen.items(), key=lambda kv: -kv[1]):
-            print(f"{count} launches: " + (", ".join(f"res[{i}] = {x:#x}" for i, x in enumerate(key) if x)
-                                           or "res[] all 0"))
+            print(f"{count} launches: {nonzero_words(key)}")
         return 0 if len(seen) == 1 else 1
     if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
         # --build-only FILE: build FILE on the platform the environment selects
