@@ -223,11 +223,12 @@ void ck_launch_wait(struct ck_launch *launch, struct ck_launch_stats *stats);
 int ck_launch_wait_for(struct ck_launch *launch, uint64_t timeout_ns, struct ck_launch_stats *stats);
 
 /* Calls fn(data, stats) once, when the launch completes, with what
- * ck_launch_wait() would fill: on the unit that completes it, with the
- * scheduler's lock held (fn must not block, wait for a launch or call into
- * the scheduler; signalling a fence is what it is for), or at once on the
- * calling thread if the launch has already completed. The launch must still
- * be waited for, which then returns without blocking. */
+ * ck_launch_wait() would fill (stats is valid during the call only): on the
+ * unit that completes it, or at once on the calling thread if the launch has
+ * already completed; either way with the scheduler's lock held (fn must not
+ * block, wait for a launch or call into the scheduler; signalling a fence is
+ * what it is for). The launch must still be waited for, which then returns
+ * without blocking. */
 typedef void (*ck_complete_fn)(void *data, const struct ck_launch_stats *stats);
 void ck_launch_on_complete(struct ck_launch *launch, ck_complete_fn fn, void *data);
 

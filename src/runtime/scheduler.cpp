@@ -187,7 +187,9 @@ struct ck_launch {
    uint32_t traced_active = UINT32_MAX;
    std::unique_ptr<ck::ProtocolLog> log;      // under CK_CHECK=1: the protocol
    std::unique_ptr<ck::ProtocolReplay> replay; // log and its replay so far
-   ck_launch_stats stats{};
+   // Its statistics. Their per-gather and per-fork times make them 16 KiB,
+   // so ordinary launches, which have none to record, go without.
+   std::unique_ptr<ck_launch_stats> stats;
 
    ck_complete_fn on_complete = nullptr; // set at most once (ck_launch_on_complete)
    void *on_complete_data = nullptr;
@@ -265,7 +267,7 @@ private:
    void print_stats(const ck_launch &launch) const;
    static void report_stuck_barrier(const ck_launch &launch);
    static void check_protocol(ck_launch &launch, bool completed);
-   static ck_launch_stats final_stats(const ck_launch &launch);
+   const ck_launch_stats &final_stats(ck_launch &launch);
    static void record_fork_latency(ck_launch_stats &stats, uint64_t elapsed);
    bool live(const ck_launch &kernel) const { return !kernel.finished.load(); }
    bool random_policy() const { return policy_.kind == ck::Policy::Kind::Random; }
@@ -279,6 +281,9 @@ private:
    std::atomic<unsigned> launches_to_fail_;
 
    std::mutex mutex_;
+   // What an ordinary launch reports at completion: only its times are
+   // written, so the cooperative fields stay 0. Under mutex_.
+   ck_launch_stats ordinary_stats_{};
    std::condition_variable launch_done_, housekeeper_wake_;
    std::vector<std::unique_ptr<Unit>> units_;
    std::vector<Unit *> idle_;
@@ -446,6 +451,7 @@ ck_launch *ck_scheduler::launch_cooperative(ck_run_fn run, void *data, uint32_t 
    std::unique_ptr<ck_launch> kernel;
    try {
       kernel = std::make_unique<ck_launch>();
+      kernel->stats = std::make_unique<ck_launch_stats>();
       kernel->kernel_name = kernel_name ? kernel_name : "";
    } catch (const std::bad_alloc &) {
       return nullptr;
@@ -494,14 +500,14 @@ void ck_scheduler::on_complete(ck_launch *launch, ck_complete_fn fn, void *data)
       launch->on_complete_data = data;
       return;
    }
-   const ck_launch_stats stats = final_stats(*launch);
-   lock.unlock();
-   fn(data, &stats);
+   fn(data, &final_stats(*launch));
 }
 
-ck_launch_stats ck_scheduler::final_stats(const ck_launch &launch)
+// What a completed launch reports: a cooperative launch's own statistics,
+// or ordinary_stats_. Valid while the lock is held.
+const ck_launch_stats &ck_scheduler::final_stats(ck_launch &launch)
 {
-   ck_launch_stats stats = launch.stats;
+   ck_launch_stats &stats = launch.stats ? *launch.stats : ordinary_stats_;
    stats.queued_ns = nanoseconds(launch.started - launch.submitted);
    stats.run_ns = nanoseconds(launch.ended - launch.started);
    stats.start_ns = nanoseconds(launch.started.time_since_epoch());
@@ -609,7 +615,7 @@ void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
       std::min(kernel.withdrawals_wanted.load(), uint32_t(kernel.parked)));
    ++kernel.running;
    ++kernel.forks_started;
-   record_fork_latency(kernel.stats,
+   record_fork_latency(*kernel.stats,
                        nanoseconds(Clock::now() - std::max(unit.free_since, kernel.started)));
    sample_active(kernel);
    // Fewer parked units, a higher M: room for more offers or kill requests.
@@ -753,7 +759,7 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
    }
    ++cooperative_launches_;
    kernel.running = initial;
-   kernel.stats.min_active = kernel.stats.max_active = initial;
+   kernel.stats->min_active = kernel.stats->max_active = initial;
    for (uint32_t group = 0; group < initial; ++group)
       assign(Unit::Task::Group, kernel, group);
    cooperative_running_.push_back(&kernel);
@@ -962,7 +968,7 @@ void ck_scheduler::end_gather(ck_launch &kernel)
 {
    if (kernel.gather_start && kernel.last_surrender) {
       const uint64_t elapsed = nanoseconds(*kernel.last_surrender - *kernel.gather_start);
-      ck_launch_stats &stats = kernel.stats;
+      ck_launch_stats &stats = *kernel.stats;
       if (stats.gathers < CK_STATS_GATHER_TIMES)
          stats.gather_ns[stats.gathers] = elapsed;
       ++stats.gathers;
@@ -986,8 +992,8 @@ void ck_scheduler::record_fork_latency(ck_launch_stats &stats, uint64_t elapsed)
 void ck_scheduler::sample_active(ck_launch &kernel)
 {
    const uint32_t active = header_word(kernel.context, CK_ACTIVE_GROUPS).load();
-   kernel.stats.min_active = std::min(kernel.stats.min_active, active);
-   kernel.stats.max_active = std::max(kernel.stats.max_active, active);
+   kernel.stats->min_active = std::min(kernel.stats->min_active, active);
+   kernel.stats->max_active = std::max(kernel.stats->max_active, active);
    if (trace_ && active != kernel.traced_active) {
       trace_->active_groups(kernel.id, Clock::now(), active);
       kernel.traced_active = active;
@@ -1038,7 +1044,7 @@ void ck_scheduler::finish_if_done(ck_launch &kernel)
 // One line per cooperative launch, for CK_STATS=1.
 void ck_scheduler::print_stats(const ck_launch &launch) const
 {
-   const ck_launch_stats &stats = launch.stats;
+   const ck_launch_stats &stats = *launch.stats;
    const std::vector<double> gathers_ns(
       stats.gather_ns,
       stats.gather_ns + std::min<uint64_t>(stats.gathers, CK_STATS_GATHER_TIMES));
@@ -1063,7 +1069,7 @@ void ck_scheduler::report_stuck_barrier(const ck_launch &launch)
              " call " + std::to_string(site & CK_STUCK_INDEX_MASK) +
              (line ? " (line " + std::to_string(line) + ")" : "");
    };
-   const uint32_t site = launch.stats.stuck_barrier;
+   const uint32_t site = launch.stats->stuck_barrier;
    const std::string kernel =
       launch.kernel_name.empty() ? "a cooperative kernel" : "kernel '" + launch.kernel_name + "'";
    const uint32_t other = header_word(launch.context, CK_MISMATCH_SITE).load();
@@ -1074,7 +1080,7 @@ void ck_scheduler::report_stuck_barrier(const ck_launch &launch)
                    "others waited at %s; every active work-group must reach the same barrier "
                    "call, so neither can complete; the launch ended early and its event "
                    "reports an error\n",
-                   kernel.c_str(), call(site, launch.stats.stuck_line).c_str(),
+                   kernel.c_str(), call(site, launch.stats->stuck_line).c_str(),
                    call(other, other_line).c_str());
       return;
    }
@@ -1083,7 +1089,7 @@ void ck_scheduler::report_stuck_barrier(const ck_launch &launch)
                 "ck: %s: %s can never complete: work-group %u returned from the "
                 "kernel without reaching it, and every active work-group must; the launch "
                 "ended early and its event reports an error\n",
-                kernel.c_str(), call(site, launch.stats.stuck_line).c_str(),
+                kernel.c_str(), call(site, launch.stats->stuck_line).c_str(),
                 returned ? returned - 1 : 0);
 }
 
@@ -1100,7 +1106,7 @@ void ck_scheduler::check_protocol(ck_launch &launch, bool completed)
    for (std::size_t index = 0; events && !error && index < events->size(); ++index)
       error = launch.replay->step((*events)[index]);
    if (!error && completed)
-      error = launch.replay->finish(launch.stats.stuck_barrier != 0);
+      error = launch.replay->finish(launch.stats->stuck_barrier != 0);
    if (!error)
       return;
    std::fprintf(stderr,
@@ -1117,11 +1123,12 @@ void ck_scheduler::complete(ck_launch &launch)
    launch.ended = Clock::now();
    launch.done = true;
    if (launch.cooperative) {
-      launch.stats.kills = header_word(launch.context, CK_KILLS).load();
-      launch.stats.forks = header_word(launch.context, CK_FORKS).load();
-      launch.stats.stuck_barrier = header_word(launch.context, CK_STUCK_BARRIER).load();
-      launch.stats.stuck_line = header_word(launch.context, CK_STUCK_LINE).load();
-      if (launch.stats.stuck_barrier)
+      ck_launch_stats &stats = *launch.stats;
+      stats.kills = header_word(launch.context, CK_KILLS).load();
+      stats.forks = header_word(launch.context, CK_FORKS).load();
+      stats.stuck_barrier = header_word(launch.context, CK_STUCK_BARRIER).load();
+      stats.stuck_line = header_word(launch.context, CK_STUCK_LINE).load();
+      if (stats.stuck_barrier)
          report_stuck_barrier(launch);
       if (launch.log)
          check_protocol(launch, true);
@@ -1142,10 +1149,8 @@ void ck_scheduler::complete(ck_launch &launch)
       if (launch.cooperative)
          trace_->active_groups(launch.id, launch.ended, 0);
    }
-   if (launch.on_complete) {
-      const ck_launch_stats stats = final_stats(launch);
-      launch.on_complete(launch.on_complete_data, &stats);
-   }
+   if (launch.on_complete)
+      launch.on_complete(launch.on_complete_data, &final_stats(launch));
    // The units dispatch the launch held behind this one, as they return.
    if (ck_launch *successor = std::exchange(launch.successor, nullptr))
       enqueue(*successor);

@@ -14,7 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -320,6 +322,21 @@ TEST(Cooperative, FastPathUnderPolicyNever)
    EXPECT_EQ(kernel.tracker.violations(), 0u);
 }
 
+// An ordinary launch's statistics: its times, and 0 in every cooperative
+// field, even after a cooperative launch recorded gathers and forks.
+void expect_only_times(const ck_launch_stats &stats)
+{
+   EXPECT_EQ(stats.kills + stats.forks + stats.min_active + stats.max_active, 0u);
+   EXPECT_EQ(stats.gathers + stats.forks_timed + stats.stuck_barrier + stats.stuck_line, 0u);
+   EXPECT_EQ(stats.gather_ns_total + stats.gather_ns_max, 0u);
+   EXPECT_EQ(std::count(std::begin(stats.gather_ns), std::end(stats.gather_ns), 0u),
+             CK_STATS_GATHER_TIMES);
+   EXPECT_EQ(std::count(std::begin(stats.fork_ns), std::end(stats.fork_ns), 0u),
+             CK_STATS_FORK_TIMES);
+   EXPECT_GT(stats.end_ns, 0u);
+   EXPECT_EQ(stats.end_ns - stats.start_ns, stats.run_ns);
+}
+
 TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
 {
    auto scheduler = make_scheduler(4, "default");
@@ -337,7 +354,7 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
    EXPECT_EQ(kernel.active(), 2u);
    EXPECT_EQ(kernel.killed_ids_sum.load(), 3u + 2u) << "only the top work-groups are killed";
    gated.open.store(true);
-   wait_or_die(ordinary);
+   expect_only_times(wait_or_die(ordinary));
 
    // Freed units go back to the kernel through forks of ids 2 and 3.
    require_eventually([&] { return kernel.active() == 4 && kernel.running.load() == 4; },
@@ -360,6 +377,17 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
    std::printf("gather of 2 units from a kernel offering every ~200 us: %.1f us; "
                "forks %.1f and %.1f us after their units became free\n",
                stats.gather_ns[0] / 1e3, stats.fork_ns[0] / 1e3, stats.fork_ns[1] / 1e3);
+
+   // An ordinary launch after the kernel: through the completion callback
+   // and through the wait.
+   CountingKernel counting(2);
+   ck_launch *after = ck_scheduler_launch(scheduler.get(), run_kernel<CountingKernel>, &counting, 2);
+   ck_launch_stats reported{};
+   ck_launch_on_complete(
+      after, [](void *data, const ck_launch_stats *s) { *static_cast<ck_launch_stats *>(data) = *s; },
+      &reported);
+   expect_only_times(wait_or_die(after));
+   expect_only_times(reported);
 }
 
 TEST(Cooperative, PrintsStatisticsOnRequest)
