@@ -7,20 +7,40 @@
 # (CK_STATS=1 lines): a test of what happens around resizing points must not
 # pass by never reaching one. With --no-warnings, the kernels are compiled
 # with the shader cache off (a cached kernel is not compiled, and prints
-# nothing) and Mesa must print no warning.
+# nothing) and Mesa must print no warning. With --cache-hit, the program
+# runs twice with a shader cache of its own, and the second run, whose
+# kernels come from the cache the first one filled, must pass too.
 set -u
 require_resizing=0
 no_warnings=0
+cache_hit=0
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
       --no-warnings) no_warnings=1; export MESA_SHADER_CACHE_DISABLE=true ;;
+      --cache-hit) cache_hit=1 ;;
       *) break ;;
    esac
    shift
 done
 tester=$1
 test_file=$2
+if [ $cache_hit -eq 1 ]; then
+   cache=$(mktemp -d) || exit 1
+   trap 'rm -rf "$cache"' EXIT
+   export MESA_SHADER_CACHE_DIR="$cache"
+   unset MESA_SHADER_CACHE_DISABLE
+   first=$("$tester" "$test_file" 2>&1)
+   if ! printf '%s\n' "$first" | grep -q '"result": "pass"'; then
+      printf '%s\n' "$first"
+      echo "run-program-test: $test_file did not pass with an empty shader cache" >&2
+      exit 1
+   fi
+   if [ -z "$(find "$cache" -type f)" ]; then
+      echo "run-program-test: $test_file left nothing in the shader cache" >&2
+      exit 1
+   fi
+fi
 out=$("$tester" "$test_file" 2>&1)
 rc=$?
 printf '%s\n' "$out"
