@@ -9,22 +9,56 @@
 # with the shader cache off (a cached kernel is not compiled, and prints
 # nothing) and Mesa must print no warning. With --cache-hit, the program
 # runs twice with a shader cache of its own, and the second run, whose
-# kernels come from the cache the first one filled, must pass too.
+# kernels come from the cache the first one filled, must pass too. With
+# --chunks FORM, a first run with the shader cache off writes the generated
+# code's symbols (GALLIVM_PERF=jitdump), and every kernel's SIMD chunk must
+# have been compiled in FORM: "inlined" into the loop over the chunks (no
+# cs_co_variant), "called" (cs_co_variant, not a coroutine) or "coroutine"
+# (cs_co_variant.resume).
 set -u
 require_resizing=0
 no_warnings=0
 cache_hit=0
+chunks=
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
       --no-warnings) no_warnings=1; export MESA_SHADER_CACHE_DISABLE=true ;;
       --cache-hit) cache_hit=1 ;;
+      --chunks) chunks=$2; shift ;;
       *) break ;;
    esac
    shift
 done
 tester=$1
 test_file=$2
+if [ -n "$chunks" ]; then
+   jitdir=$(mktemp -d) || exit 1
+   MESA_SHADER_CACHE_DISABLE=true GALLIVM_PERF=jitdump JITDUMPDIR="$jitdir" \
+      "$tester" "$test_file" >/dev/null 2>&1
+   symbols=$(find "$jitdir" -name 'jit-*.dump' -exec grep -a -o -h 'cs_[a-z_]*variant[a-z.]*' {} + |
+      sort -u | tr '\n' ' ')
+   rm -rf "$jitdir"
+   case " $symbols" in
+      *" cs_variant "*) ;;
+      *) echo "run-program-test: no jitdump of $test_file's kernels (symbols: $symbols)" >&2
+         exit 1 ;;
+   esac
+   case "$chunks" in
+      inlined) case " $symbols" in *" cs_co_variant"*) form=other ;; *) form=inlined ;; esac ;;
+      called) case " $symbols" in
+                 *" cs_co_variant.resume "*) form=other ;;
+                 *" cs_co_variant "*) form=called ;;
+                 *) form=other ;;
+              esac ;;
+      coroutine) case " $symbols" in *" cs_co_variant.resume "*) form=coroutine ;; *) form=other ;; esac ;;
+      *) echo "run-program-test: unknown chunk form $chunks" >&2; exit 2 ;;
+   esac
+   if [ "$form" != "$chunks" ]; then
+      echo "run-program-test: $test_file's SIMD chunks are not $chunks (symbols: $symbols)" >&2
+      exit 1
+   fi
+fi
 if [ $cache_hit -eq 1 ]; then
    cache=$(mktemp -d) || exit 1
    trap 'rm -rf "$cache"' EXIT
