@@ -178,11 +178,15 @@ TEST(SingleThreadMultitask, FramesRunWhileCooperativeKernelRuns)
             "clEnqueueNDRangeKernel(frame)");
       Event frame_event(raw);
       check(clFinish(frame_queue), "clFinish");
+      // The callback's count first: the event is CL_COMPLETE before its
+      // callback runs, so a count read after the status could see a
+      // callback that fired in between.
+      const bool called = completion.calls.load() != 0;
       const cl_int after = event_status(kernel_event);
       if (after != CL_COMPLETE) {
          ++frames_while_running;
          frame_starts.push_back(profiling_ulong(frame_event, CL_PROFILING_COMMAND_START));
-         callback_early |= completion.calls.load() != 0;
+         callback_early |= called;
       }
    }
    check(clWaitForEvents(1, wait_list), "clWaitForEvents");
