@@ -215,6 +215,12 @@ struct ck_launch_stats {
    uint32_t stuck_line;   /* its source line (CK_STUCK_LINE), 0 if unknown */
 };
 
+/* How long, in nanoseconds, the scheduler's waiters (ck_launch_wait() and
+ * idle units) poll before they sleep: a small launch completes in
+ * microseconds, and waking a sleeping thread takes longer. A driver's own
+ * waiters on a launch (its fence) should poll as long. */
+#define CK_WAIT_POLL_NS 50000
+
 /* Blocks until the launch completes, fills *stats unless NULL (the
  * cooperative fields are 0 for an ordinary launch) and frees the launch. */
 void ck_launch_wait(struct ck_launch *launch, struct ck_launch_stats *stats);
