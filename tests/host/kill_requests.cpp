@@ -363,8 +363,10 @@ void capped(cl_context context, cl_device_id device, cl_program program, cl_uint
 // 1030 gathers: each an ordinary launch of one work-group that takes a unit
 // from the kernel (on every unit, offering and forking), which forks it back
 // before the next one. The first and the last gathers are long (the kernel
-// offers 300 ms after the launch); all others are short. GATHER_TIMES must
-// hold 1024 times, the long one first: the first 1024, in order.
+// offers 300 ms, and 1000 ms, after the launch); all others are short.
+// GATHER_TIMES must hold 1024 times, the first long one first and not the
+// last: the first 1024, in order. (A short gather can stall for hundreds of
+// milliseconds on a loaded machine, so only the last one is that long.)
 void gather_cap(cl_context context, cl_device_id device, cl_program program, cl_uint units)
 {
    cl_host::Queue ordinary_queue = cl_host::create_queue(context, device);
@@ -381,16 +383,16 @@ void gather_cap(cl_context context, cl_device_id device, cl_program program, cl_
 
    Obey obey(context, device, program, units);
    cl_uint joined = 0;
-   const auto long_gather = [&] {
+   const auto long_gather = [&](std::chrono::milliseconds offer_after) {
       obey.wait_seen(obey.command(WATCH), all);
       cl_host::BackgroundLaunch demand(ordinary_queue, ordinary, local, local);
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      std::this_thread::sleep_for(offer_after);
       obey.command(CYCLE);
       demand.join();
       ++joined;
       obey.wait_until([&](const std::vector<cl_uint> &s) { return s[JOINED] >= joined; });
    };
-   long_gather();
+   long_gather(std::chrono::milliseconds(300));
    for (size_t i = 2; i < gathers_wanted; ++i) {
       cl_host::check(clEnqueueNDRangeKernel(ordinary_queue, ordinary, 1, nullptr, &local, &local,
                                             0, nullptr, nullptr),
@@ -399,27 +401,26 @@ void gather_cap(cl_context context, cl_device_id device, cl_program program, cl_
       ++joined;
       obey.wait_until([&](const std::vector<cl_uint> &s) { return s[JOINED] >= joined; });
    }
-   long_gather();
+   long_gather(std::chrono::milliseconds(1000));
    const cl_host::Event event = obey.finish();
    const cl_ulong kills = cl_host::profiling_ulong(event, CL_PROFILING_COOPERATIVE_KILLS_EXT);
    const auto times = cl_host::profiling_times(event, CL_PROFILING_COOPERATIVE_GATHER_TIMES_EXT);
-   size_t slow = 0;
+   size_t slow = 0; // recorded times as long as the last gather's
    std::string slow_ones;
    for (size_t i = 0; i < times.size(); ++i) {
-      if (times[i] < 250'000'000)
-         continue;
-      ++slow;
-      slow_ones += " #" + std::to_string(i) + " " + std::to_string(times[i] / 1'000'000) + " ms";
+      if (times[i] >= 250'000'000)
+         slow_ones += " #" + std::to_string(i) + " " + std::to_string(times[i] / 1'000'000) + " ms";
+      slow += times[i] >= 900'000'000;
    }
-   std::printf("gather_cap: KILLS %llu, %zu gather times, first %.3f ms, last %.3f ms, %zu "
-               ">= 250 ms\n",
+   std::printf("gather_cap: KILLS %llu, %zu gather times, first %.3f ms, last %.3f ms, >= 250 "
+               "ms:%s\n",
                (unsigned long long)kills, times.size(), times.empty() ? 0 : times[0] / 1e6,
-               times.empty() ? 0 : times.back() / 1e6, slow);
+               times.empty() ? 0 : times.back() / 1e6, slow_ones.c_str());
    EXPECT_GE(kills, gathers_wanted) << "one kill per gather at least";
    ASSERT_EQ(times.size(), recorded_times) << "GATHER_TIMES holds 1024 times after more gathers";
    EXPECT_GE(times[0], 250'000'000u)
       << "the first gather, long, is the first time: the first 1024 in completion order";
-   EXPECT_EQ(slow, 1u) << "the last gather, long too, is not recorded (times >= 250 ms:"
+   EXPECT_EQ(slow, 0u) << "the last gather, the longest, is not recorded (times >= 250 ms:"
                        << slow_ones << ")";
 }
 
