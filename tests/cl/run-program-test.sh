@@ -25,7 +25,11 @@ while :; do
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
       --no-warnings) no_warnings=1; export MESA_SHADER_CACHE_DISABLE=true ;;
       --cache-hit) cache_hit=1 ;;
-      --chunks) chunks=$2; shift ;;
+      --chunks) chunks=$2; shift
+         case "$chunks" in
+            inlined|called|coroutine) ;;
+            *) echo "run-program-test: unknown chunk form $chunks" >&2; exit 2 ;;
+         esac ;;
       *) break ;;
    esac
    shift
@@ -44,15 +48,12 @@ if [ -n "$chunks" ]; then
       *) echo "run-program-test: no jitdump of $test_file's kernels (symbols: $symbols)" >&2
          exit 1 ;;
    esac
-   case "$chunks" in
-      inlined) case " $symbols" in *" cs_co_variant"*) form=other ;; *) form=inlined ;; esac ;;
-      called) case " $symbols" in
-                 *" cs_co_variant.resume "*) form=other ;;
-                 *" cs_co_variant "*) form=called ;;
-                 *) form=other ;;
-              esac ;;
-      coroutine) case " $symbols" in *" cs_co_variant.resume "*) form=coroutine ;; *) form=other ;; esac ;;
-      *) echo "run-program-test: unknown chunk form $chunks" >&2; exit 2 ;;
+   # The form of the program's largest chunk: any coroutine, else any called
+   # chunk, else all inlined.
+   case " $symbols" in
+      *" cs_co_variant.resume "*) form=coroutine ;;
+      *" cs_co_variant "*) form=called ;;
+      *) form=inlined ;;
    esac
    if [ "$form" != "$chunks" ]; then
       echo "run-program-test: $test_file's SIMD chunks are not $chunks (symbols: $symbols)" >&2
