@@ -48,8 +48,8 @@ if [ -n "$chunks" ]; then
       *) echo "run-program-test: no jitdump of $test_file's kernels (symbols: $symbols)" >&2
          exit 1 ;;
    esac
-   # The form of the program's largest chunk: any coroutine, else any called
-   # chunk, else all inlined.
+   # The program's chunk form: coroutine if any chunk is one, else called if
+   # any chunk is a function, else inlined.
    case " $symbols" in
       *" cs_co_variant.resume "*) form=coroutine ;;
       *" cs_co_variant "*) form=called ;;
