@@ -57,6 +57,18 @@ import generate  # noqa: E402
 CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3
 
 
+class Stopped(Exception):
+    """A SIGINT or SIGTERM ended the run: it stops starting workers, and the
+    program it interrupted is not counted."""
+
+
+# The signal that stopped the run (0 while it goes on). Workers run in
+# sessions of their own (so that a hung one is killed with its threads),
+# out of reach of a signal to the fuzzer's process group: the handler
+# kills them.
+stop_signal = 0
+
+
 # ---------------------------------------------------------------- worker
 
 class CL:
@@ -263,6 +275,8 @@ class Worker:
 
     def start(self):
         self.stop()
+        if stop_signal:
+            raise Stopped()
         self.err = open(self.errfile, "wb")
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
@@ -271,6 +285,8 @@ class Worker:
         self.source = None
         answer = self.request(None, 120)
         if not answer or "hello" not in answer:
+            if stop_signal:
+                raise Stopped()
             raise SystemExit(f"fuzz: the OpenCL worker for {self.name} did not start: {answer} "
                              f"{self.stderr_tail()}")
         self.hello = answer["hello"]
@@ -281,6 +297,16 @@ class Worker:
                 return f.read()[-n:].decode(errors="replace")
         except OSError:
             return ""
+
+    def kill(self):
+        """Kills the worker from a signal handler: the thread that talks to
+        it sees it die."""
+        proc = self.proc
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def stop(self):
         if self.proc is not None:
@@ -733,35 +759,52 @@ class Fuzzer:
             if first:
                 self.shrink(seed, size, first, d)
 
+    def stop_on_signal(self, signum, frame):
+        global stop_signal
+        stop_signal = signum
+        for c in self.configs:
+            c.worker.kill()
+
     def run(self):
         a = self.a
         start = time.monotonic()
-        for c in self.configs:
-            c.worker.start()
-            self.log(f"config {c.name}: {c.worker.hello['platform']}, {c.worker.hello['device']}, "
-                     f"{c.worker.hello['compute_units']} compute units, N from {c.groups_choices}")
+        signal.signal(signal.SIGINT, self.stop_on_signal)
+        signal.signal(signal.SIGTERM, self.stop_on_signal)
         kinds = sorted(a.invalid_kinds.split(",")) if a.invalid_kinds else sorted(generate.INVALID_KINDS)
-        for i in range(a.count):
-            seed = a.seed + i
-            size = 1 + seed % a.max_size
-            t0 = time.monotonic()
-            src, info, findings = self.check_program(seed, size)
-            self.counts["programs"] += 1
-            self.record(seed, size, src, info, findings)
-            line = (f"program {i + 1}/{a.count} seed {seed} size {size}: L={info['local_size']} "
-                    f"transmit {info['transmit_bytes']} B, {len(findings)} findings")
-            if a.invalid_every and i % a.invalid_every == 0:
-                kind = kinds[(seed // a.invalid_every) % len(kinds)]
-                isrc, iinfo, ifind, nchecked = self.check_invalid(seed, size, kind)
-                bad = len(ifind)
-                self.counts["invalid_wrong"] += sum(1 for f in ifind if f["kind"] == "wrong")
-                self.counts["invalid_right"] += max(0, nchecked - bad)
-                self.record(seed, size, isrc, iinfo, ifind, tag=f"-invalid-{kind}")
-                line += f"; invalid {kind}: {'wrong' if bad else 'right'}"
-            self.log(line + f" ({time.monotonic() - t0:.1f} s)")
-            if a.time_limit and time.monotonic() - start > a.time_limit:
-                self.log(f"fuzz: time limit of {a.time_limit} s reached")
-                break
+        try:
+            for c in self.configs:
+                c.worker.start()
+                self.log(f"config {c.name}: {c.worker.hello['platform']}, {c.worker.hello['device']}, "
+                         f"{c.worker.hello['compute_units']} compute units, N from {c.groups_choices}")
+            for i in range(a.count):
+                seed = a.seed + i
+                size = 1 + seed % a.max_size
+                t0 = time.monotonic()
+                src, info, findings = self.check_program(seed, size)
+                # what the killed workers answered is not a finding
+                if stop_signal:
+                    raise Stopped()
+                self.counts["programs"] += 1
+                self.record(seed, size, src, info, findings)
+                line = (f"program {i + 1}/{a.count} seed {seed} size {size}: L={info['local_size']} "
+                        f"transmit {info['transmit_bytes']} B, {len(findings)} findings")
+                if a.invalid_every and i % a.invalid_every == 0:
+                    kind = kinds[(seed // a.invalid_every) % len(kinds)]
+                    isrc, iinfo, ifind, nchecked = self.check_invalid(seed, size, kind)
+                    if stop_signal:
+                        raise Stopped()
+                    bad = len(ifind)
+                    self.counts["invalid_wrong"] += sum(1 for f in ifind if f["kind"] == "wrong")
+                    self.counts["invalid_right"] += max(0, nchecked - bad)
+                    self.record(seed, size, isrc, iinfo, ifind, tag=f"-invalid-{kind}")
+                    line += f"; invalid {kind}: {'wrong' if bad else 'right'}"
+                self.log(line + f" ({time.monotonic() - t0:.1f} s)")
+                if a.time_limit and time.monotonic() - start > a.time_limit:
+                    self.log(f"fuzz: time limit of {a.time_limit} s reached")
+                    break
+        except Stopped:
+            self.log(f"fuzz: stopped by {signal.Signals(stop_signal).name}; "
+                     "what it interrupted is not counted")
         for c in self.configs:
             c.worker.stop()
         minutes = (time.monotonic() - start) / 60
@@ -779,7 +822,9 @@ class Fuzzer:
             print("findings: " + ", ".join(d for _, d, _ in self.findings))
         print(f"fuzz: {k['programs']} programs, {k['mismatches']} mismatches, {k['crashes']} crashes, "
               f"{k['hangs']} hangs, {k['wrong']} wrong diagnostics")
-        return 1 if (k["mismatches"] or k["crashes"] or k["hangs"] or k["wrong"]) else 0
+        if k["mismatches"] or k["crashes"] or k["hangs"] or k["wrong"]:
+            return 1
+        return 128 + stop_signal if stop_signal else 0
 
 
 def main():

@@ -65,7 +65,9 @@ cmd_fuzz() {
    fuzz_prepare
    local paths
    mapfile -t paths < <(fuzz_paths)
-   /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --count "$count" --seed "$seed" \
+   # exec: a SIGTERM or Ctrl-C reaches the fuzzer, which kills its workers
+   # and prints its summary
+   exec /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --count "$count" --seed "$seed" \
       --out "$CK_BUILD/fuzz" "${paths[@]}" "${args[@]}"
 }
 
@@ -105,6 +107,16 @@ run_fuzz_suite() {
       TOTAL_PASSED=$((TOTAL_PASSED + 1))
    else
       note_failure "fuzz fixed seeds ($out.run.log)"
+   fi
+   step "fuzz: a run stopped by SIGTERM"
+   rc=0
+   nice -n 5 /usr/bin/python3 "$CK_ROOT/tests/fuzz/test_stop.py" "$CK_ROOT/tests/fuzz/fuzz.py" \
+      "$out/stop" "${paths[@]}" >"$out.stop.log" 2>&1 || rc=$?
+   tail -n 3 "$out.stop.log" >&2
+   if [ "$rc" -eq 0 ] && grep -q '^test_stop: PASS$' "$out.stop.log"; then
+      TOTAL_PASSED=$((TOTAL_PASSED + 1))
+   else
+      note_failure "fuzz stopped by SIGTERM ($out.stop.log)"
    fi
    CK_STEP=""
 }

@@ -20,7 +20,8 @@ Builds if needed, then runs every test the project has:
      every test must pass;
   3. the fuzz suite: the differential fuzzer's self-test (it must catch a
      nondeterministic program, a hang and a wrong diagnostic), then fixed
-     seeds on PoCL and both frontends (tests/fuzz/, 'tools/ck fuzz');
+     seeds on PoCL and both frontends, and a run stopped by SIGTERM
+     (tests/fuzz/, 'tools/ck fuzz');
   4. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
 Exits non-zero if anything failed, and ends with one 'N passed, N failed' line,
 after the name of each test that failed.
