@@ -29,7 +29,8 @@ namespace {
 const char *source = R"CLC(
 enum { M_CHANGED, KILLS_LEFT, WATCHED, FORKED, M_AFTER_FORK, RESULTS };
 
-kernel void top_returns(global uint *results, global uint *top_left, uint polls)
+kernel void top_returns(global uint *results, global uint *top_left, uint kill_polls,
+                        uint fork_polls)
 {
    transmit uint started_with;
    transmit uint forker;
@@ -49,7 +50,7 @@ kernel void top_returns(global uint *results, global uint *top_left, uint polls)
    while (atomic_or(top_left, 0) == 0)
       ;
    uint kills = 1;
-   for (uint i = 0; i < polls && kills != 0; ++i) {
+   for (uint i = 0; i < kill_polls && kills != 0; ++i) {
       kills = query_kill_count();
       if (get_num_groups(0) != started_with && get_local_id(0) == 0)
          atomic_inc(&results[M_CHANGED]);
@@ -63,7 +64,7 @@ kernel void top_returns(global uint *results, global uint *top_left, uint polls)
    // Every watcher has stopped watching M before it grows.
    while (atomic_or(&results[WATCHED], 0) + 1 < started_with)
       ;
-   for (uint i = 0; i < polls; ++i) {
+   for (uint i = 0; i < fork_polls; ++i) {
       if (get_local_id(0) == 0)
          m_now = get_num_groups(0);
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -113,7 +114,11 @@ TEST(ReturnedGroups, StayActive)
          cl_host::create_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(top_left), &top_left);
       cl_host::set_arg(kernel, 0, results.get());
       cl_host::set_arg(kernel, 1, flag.get());
-      cl_host::set_arg(kernel, 2, cl_uint(200000));
+      // The kill polls bound the wait for the scheduler to withdraw its kill
+      // requests. llvmpipe runs that loop one work-item after the other, so
+      // a poll takes a few atomics' time: the bound is large.
+      cl_host::set_arg(kernel, 2, cl_uint(4000000));
+      cl_host::set_arg(kernel, 3, cl_uint(200000));
       const size_t local = 8, global = local * (units + 1);
       cl_event raw_event = nullptr;
       cl_host::check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0,

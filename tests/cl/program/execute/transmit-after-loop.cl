@@ -5,7 +5,7 @@ clc_version_min: 10
 require_device_extensions: cl_ext_cooperative_kernels
 
 [test]
-name: 4 work-groups of 16, 20 resizing barriers; level = 1 + ... + 10 reaches the joining work-groups
+name: 4 work-groups of 16, 100 resizing barriers; level = 1 + ... + 10 reaches the joining work-groups
 kernel_name: level_after_loop
 dimensions: 1
 global_size: 64 0 0
@@ -35,7 +35,7 @@ kernel void level_after_loop(global uint *out, uint n)
    transmit uint level;
    level = sum;
    transmit uint round;
-   for (round = 0; round < 20u; ++round) {
+   for (round = 0; round < 100u; ++round) {
       resizing_global_barrier();
       for (uint i = get_global_id(0); i < 64; i += get_global_size(0))
          out[i] = level + i;
