@@ -35,7 +35,18 @@ def main():
     fuzz, out, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
     run_id = uuid.uuid4().hex
     token = f"CK_FUZZ_STOP_TEST={run_id}".encode()
-    signal.alarm(600)  # a fuzzer that never reaches its first program
+
+    def give_up(signum, frame):
+        """A run that hangs (before its second program, or after the
+        signal): kill the fuzzer and its workers, which carry the token too,
+        and fail."""
+        for pid in processes_with(token):
+            os.kill(pid, signal.SIGKILL)
+        print("test_stop: FAIL: the run did not end within 600 s", flush=True)
+        os._exit(1)
+
+    signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(600)
     proc = subprocess.Popen(
         [sys.executable, fuzz, "--out", out, "--count", "1000", "--seed", "9001",
          "--max-size", "1", "--launches", "1", "--invalid-every", "0",

@@ -80,43 +80,37 @@ cmd_fuzz() {
 CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
                    --policies default,random:7
                    --invalid-kinds active-count,recursion,transmit-in-helper,transmit-local-pointer)
+
+# fuzz_step TITLE LOG LINES PASS_REGEX SCRIPT [ARGS...]: runs the Python
+# SCRIPT into LOG, shows its last LINES lines, and counts a pass when it
+# exits 0 and LOG has a line matching PASS_REGEX.
+fuzz_step() {
+   local title=$1 log=$2 lines=$3 pass=$4 rc=0
+   shift 4
+   step "$title"
+   nice -n 5 /usr/bin/python3 "$@" >"$log" 2>&1 || rc=$?
+   tail -n "$lines" "$log" >&2
+   if [ "$rc" -eq 0 ] && grep -Eq "$pass" "$log"; then
+      TOTAL_PASSED=$((TOTAL_PASSED + 1))
+   else
+      note_failure "$title ($log)"
+   fi
+}
+
 run_fuzz_suite() {
-   local out=$CK_BUILD/fuzz-test paths rc
+   local out=$CK_BUILD/fuzz-test paths
    mapfile -t paths < <(fuzz_paths)
    rm -rf "$out"
    mkdir -p "$out"
    # an empty shader cache, as a new machine has: every kernel is compiled
    local -x MESA_SHADER_CACHE_DIR=$out/shader-cache
-   step "fuzz self-test"
-   rc=0
-   nice -n 5 /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --self-test --out "$out/self-test" \
-      "${paths[@]}" --policies default,random:7 >"$out.self-test.log" 2>&1 || rc=$?
-   grep '^self-test' "$out.self-test.log" >&2 || tail -n 20 "$out.self-test.log" >&2
-   if [ "$rc" -eq 0 ] && grep -q '^self-test: PASS$' "$out.self-test.log"; then
-      TOTAL_PASSED=$((TOTAL_PASSED + 1))
-   else
-      note_failure "fuzz self-test ($out.self-test.log)"
-   fi
-   step "fuzz: fixed seeds ${CK_FUZZ_TEST_ARGS[*]}"
-   rc=0
-   nice -n 5 /usr/bin/python3 "$CK_ROOT/tests/fuzz/fuzz.py" --out "$out/run" --quiet \
-      "${paths[@]}" "${CK_FUZZ_TEST_ARGS[@]}" >"$out.run.log" 2>&1 || rc=$?
-   tail -n 6 "$out.run.log" >&2
-   if [ "$rc" -eq 0 ] && grep -Eq '^fuzz: [1-9][0-9]* programs, 0 mismatches, 0 crashes, 0 hangs, 0 wrong diagnostics$' \
-      "$out.run.log"; then
-      TOTAL_PASSED=$((TOTAL_PASSED + 1))
-   else
-      note_failure "fuzz fixed seeds ($out.run.log)"
-   fi
-   step "fuzz: a run stopped by SIGTERM"
-   rc=0
-   nice -n 5 /usr/bin/python3 "$CK_ROOT/tests/fuzz/test_stop.py" "$CK_ROOT/tests/fuzz/fuzz.py" \
-      "$out/stop" "${paths[@]}" >"$out.stop.log" 2>&1 || rc=$?
-   tail -n 3 "$out.stop.log" >&2
-   if [ "$rc" -eq 0 ] && grep -q '^test_stop: PASS$' "$out.stop.log"; then
-      TOTAL_PASSED=$((TOTAL_PASSED + 1))
-   else
-      note_failure "fuzz stopped by SIGTERM ($out.stop.log)"
-   fi
+   fuzz_step "fuzz self-test" "$out.self-test.log" 6 '^self-test: PASS$' \
+      "$CK_ROOT/tests/fuzz/fuzz.py" --self-test --out "$out/self-test" "${paths[@]}" \
+      --policies default,random:7
+   fuzz_step "fuzz: fixed seeds ${CK_FUZZ_TEST_ARGS[*]}" "$out.run.log" 6 \
+      '^fuzz: [1-9][0-9]* programs, 0 mismatches, 0 crashes, 0 hangs, 0 wrong diagnostics$' \
+      "$CK_ROOT/tests/fuzz/fuzz.py" --out "$out/run" --quiet "${paths[@]}" "${CK_FUZZ_TEST_ARGS[@]}"
+   fuzz_step "fuzz: a run stopped by SIGTERM" "$out.stop.log" 3 '^test_stop: PASS$' \
+      "$CK_ROOT/tests/fuzz/test_stop.py" "$CK_ROOT/tests/fuzz/fuzz.py" "$out/stop" "${paths[@]}"
    CK_STEP=""
 }
