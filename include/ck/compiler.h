@@ -42,6 +42,15 @@ void ck_free_log(char *log);
 #define CK_OPENCL_C_HEADER_NAME "/cl_ext_cooperative_kernels/builtins.h"
 const char *ck_opencl_c_header(void);
 
+/*
+ * For llvmpipe, not the frontends: moves the code between the suspend
+ * points of every large coroutine of the module (a compute shader's SIMD
+ * chunk with barriers) into functions of its own, and returns how many it
+ * made. Call it before LLVM's coroutine passes: their CoroSplit takes time
+ * that grows with the square of a coroutine's blocks.
+ */
+unsigned ck_outline_suspend_free_regions(LLVMModuleRef module);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,9 @@
-//===- CApi.cpp - C ABI of the ck-lower pass (include/ck/compiler.h) ------===//
+//===- CApi.cpp - C ABI of the compiler passes (include/ck/compiler.h) ---===//
 
 #include "ck/compiler.h"
 
 #include "CooperativeKernels.hpp"
+#include "SuspendFreeRegions.hpp"
 
 #include "llvm/IR/Module.h"
 
@@ -26,3 +27,8 @@ int ck_lower_module(LLVMModuleRef module, char **log) {
 }
 
 void ck_free_log(char *log) { free(log); }
+
+unsigned ck_outline_suspend_free_regions(LLVMModuleRef module) {
+  return ck::outlineSuspendFreeRegions(*llvm::unwrap(module),
+                                       ck::OutliningThresholds());
+}

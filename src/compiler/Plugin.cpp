@@ -1,15 +1,22 @@
-//===- Plugin.cpp - The ck-lower pass as an opt plugin --------------------===//
+//===- Plugin.cpp - The compiler passes as an opt plugin ------------------===//
 //
 //   opt -load-pass-plugin libCKPass.so -passes=ck-lower in.ll
-//   opt -load-pass-plugin libCKPass.so \
-//       -passes=ck-lower,ck-link-kernel-side in.ll
+//   opt -load-pass-plugin libCKPass.so -passes=ck-lower,ck-link-kernel-side
 //
 // ck-lower leaves calls to the kernel side of the protocol; ck-link-kernel-side
 // links and inlines it. Clover and rusticl run both (ck_lower_module).
 //
+//   opt -load-pass-plugin libCKPass.so -passes=ck-outline-suspend-free in.ll
+//   opt -load-pass-plugin libCKPass.so -passes='ck-outline-suspend-free<P>'
+//
+// outlines the code between a coroutine's suspend points, as llvmpipe does
+// before CoroSplit (ck_outline_suspend_free_regions); P, such as
+// min-coroutine-blocks=0;min-region-blocks=2, replaces default thresholds.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CooperativeKernels.hpp"
+#include "SuspendFreeRegions.hpp"
 
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -17,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 
 using namespace llvm;
 
@@ -47,6 +55,42 @@ struct KernelSideLinkingPass : PassInfoMixin<KernelSideLinkingPass> {
   }
 };
 
+struct SuspendFreeRegionOutliningPass
+    : PassInfoMixin<SuspendFreeRegionOutliningPass> {
+  ck::OutliningThresholds Thresholds;
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    // Promotes allocas in large coroutines even where it outlines nothing.
+    ck::outlineSuspendFreeRegions(M, Thresholds);
+    return PreservedAnalyses::none();
+  }
+};
+
+/// "NAME" or "NAME<key=N;...>" with the keys of the thresholds.
+std::optional<ck::OutliningThresholds> parseOutliningPass(StringRef Name) {
+  ck::OutliningThresholds Thresholds;
+  if (!Name.consume_front("ck-outline-suspend-free"))
+    return std::nullopt;
+  if (Name.empty())
+    return Thresholds;
+  if (!Name.consume_front("<") || !Name.consume_back(">"))
+    return std::nullopt;
+  SmallVector<StringRef, 2> Params;
+  Name.split(Params, ';', -1, false);
+  for (StringRef Param : Params) {
+    auto [Key, Value] = Param.split('=');
+    unsigned N;
+    if (Value.getAsInteger(10, N))
+      return std::nullopt;
+    if (Key == "min-coroutine-blocks")
+      Thresholds.MinCoroutineBlocks = N;
+    else if (Key == "min-region-blocks")
+      Thresholds.MinRegionBlocks = N;
+    else
+      return std::nullopt;
+  }
+  return Thresholds;
+}
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
@@ -60,6 +104,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   }
                   if (Name == "ck-link-kernel-side") {
                     MPM.addPass(KernelSideLinkingPass());
+                    return true;
+                  }
+                  if (auto Thresholds = parseOutliningPass(Name)) {
+                    MPM.addPass(SuspendFreeRegionOutliningPass{{}, *Thresholds});
                     return true;
                   }
                   return false;
