@@ -13,8 +13,9 @@
 # --chunks FORM, a first run with the shader cache off writes the generated
 # code's symbols (GALLIVM_PERF=jitdump), and every kernel's SIMD chunk must
 # have been compiled in FORM: "inlined" into the loop over the chunks (no
-# cs_co_variant), "called" (cs_co_variant, not a coroutine) or "coroutine"
-# (cs_co_variant.resume).
+# cs_co_variant), "called" (cs_co_variant, not a coroutine), "coroutine"
+# (cs_co_variant.resume) or "outlined", a coroutine whose code between
+# suspend points was moved into functions (cs_co_variant.suspend_free).
 set -u
 require_resizing=0
 no_warnings=0
@@ -27,7 +28,7 @@ while :; do
       --cache-hit) cache_hit=1 ;;
       --chunks) chunks=$2; shift
          case "$chunks" in
-            inlined|called|coroutine) ;;
+            inlined|called|coroutine|outlined) ;;
             *) echo "run-program-test: unknown chunk form $chunks" >&2; exit 2 ;;
          esac ;;
       *) break ;;
@@ -40,7 +41,7 @@ if [ -n "$chunks" ]; then
    jitdir=$(mktemp -d) || exit 1
    MESA_SHADER_CACHE_DISABLE=true GALLIVM_PERF=jitdump JITDUMPDIR="$jitdir" \
       "$tester" "$test_file" >/dev/null 2>&1
-   symbols=$(find "$jitdir" -name 'jit-*.dump' -exec grep -a -o -h 'cs_[a-z_]*variant[a-z.]*' {} + |
+   symbols=$(find "$jitdir" -name 'jit-*.dump' -exec grep -a -o -h 'cs_[a-z_]*variant[a-z._]*' {} + |
       sort -u | tr '\n' ' ')
    rm -rf "$jitdir"
    case " $symbols" in
@@ -48,9 +49,11 @@ if [ -n "$chunks" ]; then
       *) echo "run-program-test: no jitdump of $test_file's kernels (symbols: $symbols)" >&2
          exit 1 ;;
    esac
-   # The program's chunk form: coroutine if any chunk is one, else called if
-   # any chunk is a function, else inlined.
+   # The program's chunk form: outlined if any chunk is an outlined
+   # coroutine, else coroutine if any is one, else called if any chunk is a
+   # function, else inlined.
    case " $symbols" in
+      *" cs_co_variant.suspend_free "*) form=outlined ;;
       *" cs_co_variant.resume "*) form=coroutine ;;
       *" cs_co_variant "*) form=called ;;
       *) form=inlined ;;
