@@ -49,6 +49,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join(HERE, "..", "..", "include", "cooperative_kernels.cl.h")
 
+TRANSMIT_LIMIT = 248  # bytes of a transmit record (a work-group slot)
 OPS = ["add", "xor", "or", "and", "min", "max"]
 OP_INIT = {"add": 0, "xor": 0, "or": 0, "and": 0xFFFFFFFF, "min": 0xFFFFFFFF, "max": 0}
 
@@ -550,6 +551,12 @@ class Gen:
             lines += self.sync_stmt("wg")
         return lines
 
+    def record_bytes(self, loop_counters):
+        """The transmit record's size with the variables and that many loop
+        counters (declared after them)."""
+        return align_up(self.transmit_bytes, 4) + 4 * loop_counters if loop_counters \
+            else self.transmit_bytes
+
     # ------------------------------------------------------------ program
     def generate(self):
         r = self.r
@@ -571,7 +578,9 @@ class Gen:
         loops = 0
         body = []
         while self.phase < nphase:
-            if r.random() < 0.3 and loops < 2:
+            # a uniform loop's counter is a `transmit uint` too: only if it
+            # fits in the record (seed 98618 took a loop with the record full)
+            if r.random() < 0.3 and loops < 2 and self.record_bytes(loops + 1) <= TRANSMIT_LIMIT:
                 lv = f"tl{loops}"
                 loops += 1
                 trips = r.randint(1, 3)
@@ -584,6 +593,7 @@ class Gen:
         if r.random() < 0.4:
             body += self.tail_code()
         self.loops = loops
+        self.transmit_bytes = self.record_bytes(loops)
         self.item_base = self.next_slot
         n_slots = self.next_slot
         # transmit declarations and their first values, in some programs
@@ -732,7 +742,7 @@ class Gen:
                 before = [f"{opening} {M}", f"   transmit uint nested = k0; {M}",
                           "   res[1] = nested;", "}"]
         elif k == "transmit-over-limit":
-            room = 248 - self.transmit_bytes
+            room = TRANSMIT_LIMIT - self.transmit_bytes
             n = room // 16 + 2
             decl = [f"transmit uint4 over[{n}]; {M}"]
             before = ["over[0].s0 = k0;"]
