@@ -22,9 +22,7 @@ def kernel_body(src):
     return src[src.index("kernel void fuzz"):]
 
 
-# OpenCL C sizes; a vector's alignment is its size
-SCALAR_BYTES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4,
-                "long": 8, "ulong": 8, "float": 4}
+# OpenCL C's scalar sizes are generate.SCALARS; a vector's alignment is its size
 DECLARATION = re.compile(r"^\s*(.+?)\s*\b(\w+)((?:\[\d+\])*)\s*(?:=.*)?;$")
 
 
@@ -36,9 +34,9 @@ def size_and_alignment(type_name, structs):
         return structs[type_name]
     vector = re.fullmatch(r"([a-z]+?)(2|4|8|16)", type_name)
     if vector:
-        size = SCALAR_BYTES[vector.group(1)] * int(vector.group(2))
+        size = generate.SCALARS[vector.group(1)] * int(vector.group(2))
         return size, size
-    return SCALAR_BYTES[type_name], SCALAR_BYTES[type_name]
+    return generate.SCALARS[type_name], generate.SCALARS[type_name]
 
 
 def lay_out(declarations, structs):
