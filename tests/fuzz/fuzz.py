@@ -446,18 +446,29 @@ def memory_digest(answer):
     return hashlib.sha1(json.dumps([answer["status"], answer["res"], answer["out"]]).encode()).hexdigest()[:12]
 
 
+def distinct_memories(answers):
+    """The distinct final memories among `answers`, the most frequent first,
+    as [launches, the first answer with it]. The whole memory, as the oracle
+    compares it: a lost item may leave res[] alone (an or, and, min or max
+    already at its value) and show only in out[]."""
+    seen = {}
+    for answer in answers:
+        seen.setdefault(memory_digest(answer), [0, answer])[0] += 1
+    return sorted(seen.values(), key=lambda entry: -entry[0])
+
+
 def nonzero_words(res):
     """The words of res[] that are not 0, as triage prints them."""
     return ", ".join(f"res[{i}] = {x:#x}" for i, x in enumerate(res) if x) or "res[] all 0"
 
 
-def first_difference(a, b):
+def first_difference(a, b, b_name="reference"):
     if a["status"] != b["status"]:
         return f"status {a['status']} vs {b['status']}"
     for area in ("res", "out"):
         for i, (x, y) in enumerate(zip(a[area], b[area])):
             if x != y:
-                return f"{area}[{i}] = {x:#x}, reference {y:#x}"
+                return f"{area}[{i}] = {x:#x}, {b_name} {y:#x}"
     return "no difference"
 
 
@@ -859,8 +870,9 @@ def main():
         # --run-saved DIR GROUPS REPEATS [OPTIONS]: a saved finding
         # (OUT/findings/seed-S) launched REPEATS times with its own launch
         # description on the platform the environment selects; prints each
-        # distinct final res[] with how many launches ended with it (triage
-        # of a finding that shows in some launches only)
+        # distinct final memory (res[] and out[]) with how many launches
+        # ended with it, its res[] and where it first differs from the most
+        # common one (triage of a finding that shows in some launches only)
         d = sys.argv[2]
         with open(os.path.join(d, "info.json")) as f:
             info = json.load(f)
@@ -872,13 +884,13 @@ def main():
             print(answer["log"])
             return 1
         groups, repeats = int(sys.argv[3]), int(sys.argv[4])
-        seen = {}
-        for _ in range(repeats):
-            key = tuple(cl.run(info, groups)["res"])
-            seen[key] = seen.get(key, 0) + 1
-        for key, count in sorted(seen.items(), key=lambda kv: -kv[1]):
-            print(f"{count} launches: {nonzero_words(key)}")
-        return 0 if len(seen) == 1 else 1
+        ranked = distinct_memories(cl.run(info, groups) for _ in range(repeats))
+        common = ranked[0][1]
+        for count, answer in ranked:
+            differs = "" if answer is common else \
+                f"; {first_difference(answer, common, 'most common')}"
+            print(f"{count} launches: {nonzero_words(answer['res'])}{differs}")
+        return 0 if len(ranked) == 1 else 1
     if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
         # --build-only FILE: build FILE on the platform the environment selects
         cl = CL()

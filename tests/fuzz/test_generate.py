@@ -189,6 +189,17 @@ class OracleTest(unittest.TestCase):
         c = dict(a, status=-1150)
         self.assertNotEqual(fuzz.memory_digest(a), fuzz.memory_digest(c))
 
+    def test_triage_counts_memories_not_res(self):
+        # seed 100334: PoCL with N = 2 lost an item whose contributions to
+        # res[] were already there; only out[] showed it
+        right = {"status": 0, "res": [5, 7], "out": [3, 9]}
+        lost = {"status": 0, "res": [5, 7], "out": [3, 0]}
+        ranked = fuzz.distinct_memories([right, lost, right, dict(right), lost, right])
+        self.assertEqual([count for count, _ in ranked], [4, 2])
+        self.assertIs(ranked[0][1], right)
+        self.assertEqual(fuzz.first_difference(ranked[1][1], ranked[0][1], "most common"),
+                         "out[1] = 0x0, most common 0x9")
+
 
 class InvalidCheckTest(unittest.TestCase):
     """The invalid-variant check needs the rule's tag, its message where
