@@ -34,6 +34,7 @@ OpenCL is called through ctypes in worker processes (this file with
 fuzzer: the worker is killed and a new one started.
 """
 import argparse
+import base64
 import concurrent.futures
 import ctypes
 import hashlib
@@ -86,6 +87,9 @@ class CL:
             "clCreateCommandQueue": (vp, [vp, vp, ctypes.c_uint64, P(i32)]),
             "clCreateBuffer": (vp, [vp, ctypes.c_uint64, sz, vp, P(i32)]),
             "clCreateProgramWithSource": (vp, [vp, u32, P(ctypes.c_char_p), P(sz), P(i32)]),
+            "clCreateProgramWithBinary": (vp, [vp, u32, P(vp), P(sz), P(ctypes.c_char_p), P(i32),
+                                               P(i32)]),
+            "clGetProgramInfo": (i32, [vp, u32, sz, vp, P(sz)]),
             "clBuildProgram": (i32, [vp, u32, P(vp), ctypes.c_char_p, vp, vp]),
             "clGetProgramBuildInfo": (i32, [vp, vp, u32, sz, vp, P(sz)]),
             "clCreateKernel": (vp, [vp, ctypes.c_char_p, P(i32)]),
@@ -150,13 +154,24 @@ class CL:
             self.lib.clReleaseProgram(self.program)
         self.program = self.kernel = None
 
-    def build(self, source, options=""):
+    def build(self, source, options="", binary=None, want_binary=False):
+        """The program from `source`, or from `binary` (what an earlier
+        build's CL_PROGRAM_BINARIES gave) where there is one; with
+        want_binary, the answer carries the built program's binary."""
         self.release()
         err = ctypes.c_int32()
-        src = ctypes.c_char_p(source.encode())
-        program = self.lib.clCreateProgramWithSource(self.context, 1, ctypes.byref(src), None,
-                                                      ctypes.byref(err))
-        self.check(err.value, "clCreateProgramWithSource")
+        if binary is None:
+            src = ctypes.c_char_p(source.encode())
+            program = self.lib.clCreateProgramWithSource(self.context, 1, ctypes.byref(src), None,
+                                                          ctypes.byref(err))
+            self.check(err.value, "clCreateProgramWithSource")
+        else:
+            length, status = ctypes.c_size_t(len(binary)), ctypes.c_int32()
+            data = ctypes.c_char_p(binary)
+            program = self.lib.clCreateProgramWithBinary(self.context, 1, ctypes.byref(self.device),
+                                                          ctypes.byref(length), ctypes.byref(data),
+                                                          ctypes.byref(status), ctypes.byref(err))
+            self.check(err.value or status.value, "clCreateProgramWithBinary")
         self.program = program
         rc = self.lib.clBuildProgram(program, 1, ctypes.byref(self.device), options.encode(),
                                      None, None)
@@ -173,8 +188,21 @@ class CL:
                                              ctypes.byref(coop), None) != 0:
             coop.value = 0
         self.nargs = nargs.value
-        return {"built": True, "log": log[-6000:], "cooperative": bool(coop.value),
-                "nargs": nargs.value}
+        answer = {"built": True, "log": log[-6000:], "cooperative": bool(coop.value),
+                  "nargs": nargs.value}
+        if want_binary:
+            answer["binary"] = base64.b64encode(self.binary()).decode()
+        return answer
+
+    def binary(self):
+        size = ctypes.c_size_t()
+        self.check(self.lib.clGetProgramInfo(self.program, 0x1165, ctypes.sizeof(size),  # SIZES
+                                             ctypes.byref(size), None), "clGetProgramInfo")
+        data = ctypes.create_string_buffer(size.value)
+        pointer = ctypes.c_void_p(ctypes.addressof(data))
+        self.check(self.lib.clGetProgramInfo(self.program, 0x1166, ctypes.sizeof(pointer),  # BINARIES
+                                             ctypes.byref(pointer), None), "clGetProgramInfo")
+        return data.raw
 
     def run(self, info, groups):
         lib, err = self.lib, ctypes.c_int32()
@@ -243,7 +271,10 @@ def worker():
         request = json.loads(line)
         try:
             if "source" in request:
-                reply(cl.build(request["source"], request["options"]))
+                binary = request.get("binary")
+                reply(cl.build(request["source"], request["options"],
+                               base64.b64decode(binary) if binary else None,
+                               request.get("want_binary", False)))
             else:
                 # the launch `repeats` times (a race may show once in a
                 # thousand): the first answer that differs from the first
@@ -269,7 +300,7 @@ class Worker:
         self.buffer = b""
         self.hello = None
         self.source = None
-        self.wanted = (None, 0)
+        self.wanted = (None, 0, None)
         self.launched = False  # a launch of the wanted program ended in this process
         self.errfile = os.path.join(logdir, f"worker-{name.replace(':', '_').replace('/', '_')}.stderr")
 
@@ -352,10 +383,15 @@ class Worker:
         self.err.close()
         return {"crash": f"worker exited with {rc}", "stderr": tail}
 
-    def build(self, source, timeout):
-        self.wanted = (source, timeout)
+    def build(self, source, timeout, binary=None, want_binary=False):
+        """`binary`: the program as another worker of the same frontend built
+        it (base64), to build from instead of the source."""
+        self.wanted = (source, timeout, binary)
         self.launched = False
-        answer = self.request({"source": source, "options": self.options}, timeout)
+        request = {"source": source, "options": self.options, "want_binary": want_binary}
+        if binary:
+            request["binary"] = binary
+        answer = self.request(request, timeout)
         self.source = source if answer.get("built") else None
         return answer
 
@@ -393,9 +429,11 @@ def make_icd(out, name, vendors_dir, pattern):
 
 
 class Config:
-    def __init__(self, name, env, groups_choices, reference=False, options=""):
+    def __init__(self, name, env, groups_choices, reference=False, options="", reuse_binary=False):
         self.name, self.env, self.groups_choices, self.reference = name, env, groups_choices, reference
         self.options = options
+        # built from the binary of the lane's first configuration, not the source
+        self.reuse_binary = reuse_binary
         # the configurations of one lane run one after the other, the lanes at once
         self.lane = name.split("/")[0]
         self.worker = None
@@ -436,7 +474,8 @@ def configs_from_args(a, logdir):
             if policy.startswith("random"):
                 e["CK_CHECK"] = "1"
             name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
-            configs.append(Config(name, e, list(range(1, 4 * units + 1))))
+            configs.append(Config(name, e, list(range(1, 4 * units + 1)),
+                                  reuse_binary=fe in a.reuse_binary.split(",")))
     for c in configs:
         c.worker = Worker(c.name, c.env, logdir, c.options)
     return configs
@@ -483,9 +522,9 @@ class Fuzzer:
         self.logdir = os.path.join(self.out, "logs")
         os.makedirs(self.logdir, exist_ok=True)
         self.configs = configs_from_args(a, self.logdir)
-        self.counts = {"programs": 0, "launches": 0, "builds": 0, "mismatches": 0, "crashes": 0,
-                       "hangs": 0, "wrong": 0, "invalid_right": 0, "invalid_wrong": 0, "slow": 0,
-                       "reference": 0}
+        self.counts = {"programs": 0, "launches": 0, "builds": 0, "binary_builds": 0,
+                       "mismatches": 0, "crashes": 0, "hangs": 0, "wrong": 0, "invalid_right": 0,
+                       "invalid_wrong": 0, "slow": 0, "reference": 0}
         self.findings = []
         self.times = {c.name: [0.0, 0.0] for c in self.configs}
         self.lock = threading.Lock()
@@ -521,8 +560,11 @@ class Fuzzer:
             plan.setdefault(c.lane, []).append((c, groups_list))
 
         def run_lane(configs):
-            return [self.check_config(c, groups_list, seed, src, info)
-                    for c, groups_list in configs]
+            answers, binary = [], None
+            for c, groups_list in configs:
+                answers.append(self.check_config(c, groups_list, seed, src, info, binary))
+                binary = answers[-1][2]
+            return answers
 
         # The lanes (PoCL, Clover, rusticl) run at once: most of a program's
         # time is llvmpipe compiling the kernel at the first launch of each
@@ -558,22 +600,30 @@ class Fuzzer:
                                  + (f" (at repeat {ans['varied']})" if "varied" in ans else "")})
         return src, info, findings
 
-    def check_config(self, c, groups_list, seed, src, info):
+    def check_config(self, c, groups_list, seed, src, info, binary=None):
         """The program built and launched with each N in one configuration:
-        (findings, [(config, groups, answer)])."""
+        (findings, [(config, groups, answer)], binary). With c.reuse_binary,
+        it is built from `binary` (the lane's first build) where there is
+        one, and the binary it returns is the one for the next."""
         findings, results = [], []
         w = c.worker
         t0 = time.monotonic()
-        answer = w.build(src, self.a.build_timeout)
+        answer = w.build(src, self.a.build_timeout, binary if c.reuse_binary else None,
+                         want_binary=c.reuse_binary and not binary)
         self.tally("builds", c.name, build=time.monotonic() - t0)
+        what = "build"
+        if c.reuse_binary and binary:
+            what += " from the binary"
+            self.tally("binary_builds")
+        binary = binary or answer.get("binary")
         if "hang" in answer or "crash" in answer or "error" in answer:
             kind = "hang" if "hang" in answer else "crash"
-            findings.append({"kind": kind, "config": c.name, "what": "build", "detail": answer})
-            return findings, results
+            findings.append({"kind": kind, "config": c.name, "what": what, "detail": answer})
+            return findings, results, binary
         if not answer["built"]:
             findings.append({"kind": "wrong", "config": c.name,
-                             "what": "a valid program did not build", "detail": answer["log"]})
-            return findings, results
+                             "what": f"a valid program did not {what}", "detail": answer["log"]})
+            return findings, results, binary
         if not c.reference and VALID_WARNING.search(answer["log"]):
             findings.append({"kind": "wrong", "config": c.name,
                              "what": "a valid program built with a cooperative-kernel warning",
@@ -587,7 +637,7 @@ class Fuzzer:
             if "hang" in ans and self.a.confirm:
                 # on a loaded machine a launch can be slow: again, in a new
                 # worker, with --confirm seconds
-                w.build(src, self.a.build_timeout)
+                w.build(*w.wanted)
                 t0 = time.monotonic()
                 ans = w.run(info, groups, self.a.confirm, compile_timeout=self.a.build_timeout)
                 self.tally("slow" if "hang" not in ans else None, c.name,
@@ -603,7 +653,7 @@ class Fuzzer:
                 findings.append({"kind": "crash", "config": c.name, "groups": groups, "detail": ans})
                 continue
             results.append((c, groups, ans))
-        return findings, results
+        return findings, results, binary
 
     def self_test(self):
         """The oracle must be able to fail: a program made nondeterministic
@@ -821,7 +871,8 @@ class Fuzzer:
         minutes = (time.monotonic() - start) / 60
         k = self.counts
         print(f"configurations: {len(self.configs)} ({', '.join(c.name for c in self.configs)})")
-        print(f"launches: {k['launches']}, builds: {k['builds']}, launches that needed --confirm: {k['slow']}")
+        print(f"launches: {k['launches']}, builds: {k['builds']} ({k['binary_builds']} from a binary), "
+              f"launches that needed --confirm: {k['slow']}")
         print("seconds building / running: " + ", ".join(
             f"{name} {b:.0f}/{r:.0f}" for name, (b, r) in self.times.items()))
         print(f"invalid variants: {k['invalid_right']} rejected right, {k['invalid_wrong']} wrong")
@@ -917,6 +968,10 @@ def main():
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
+    ap.add_argument("--reuse-binary", default="clover",
+                    help="frontends whose configurations after the first build the program from the "
+                    "first's binary (clCreateProgramWithBinary), a list, '' for none: Clover caches "
+                    "no compilation, so each build from source repeats clang and SPIR-V to NIR")
     ap.add_argument("--pocl-options", default="-cl-opt-disable",
                     help="build options of the reference: PoCL 3.1's optimizations miscompile a "
                     "divergent loop after a barrier (tests/fuzz/known/pocl-divergent-loop.cl)")

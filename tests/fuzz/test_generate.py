@@ -240,12 +240,17 @@ class InvalidCheckTest(unittest.TestCase):
 class FakeWorker:
     """A worker that answers after `delay` seconds with res = [value], or
     res = [value[N]] where value maps N to a result."""
-    def __init__(self, value, delay):
-        self.value, self.delay = value, delay
+    def __init__(self, value, delay, builds=True):
+        self.value, self.delay, self.builds = value, delay, builds
+        self.requests = []  # (binary, want_binary) of each build
 
-    def build(self, source, timeout):
+    def build(self, source, timeout, binary=None, want_binary=False):
         time.sleep(self.delay)
-        return {"built": True, "log": ""}
+        self.requests.append((binary, want_binary))
+        answer = {"built": self.builds, "log": ""}
+        if want_binary and self.builds:
+            answer["binary"] = f"binary of {source}"
+        return answer
 
     def run(self, info, groups, timeout, repeats=1, compile_timeout=0):
         time.sleep(self.delay)
@@ -254,17 +259,17 @@ class FakeWorker:
 
 
 class LanesTest(unittest.TestCase):
-    def fuzzer(self, values, delay, jobs, pocl_groups=(1,)):
+    def fuzzer(self, values, delay, jobs, pocl_groups=(1,), reuse_binary=(), not_building=()):
         f = fuzz.Fuzzer.__new__(fuzz.Fuzzer)
         f.a = argparse.Namespace(launches=len(pocl_groups), struct_arg=False, build_timeout=5, run_timeout=5,
                                  confirm=0, jobs=jobs, quiet=True)
         f.configs = []
         for name, value in values:
             c = fuzz.Config(name, {}, list(pocl_groups) if name == "pocl" else [1],
-                            reference=name == "pocl")
-            c.worker = FakeWorker(value, delay)
+                            reference=name == "pocl", reuse_binary=name.split("/")[0] in reuse_binary)
+            c.worker = FakeWorker(value, delay, builds=name not in not_building)
             f.configs.append(c)
-        f.counts = {"builds": 0, "launches": 0, "slow": 0}
+        f.counts = {"builds": 0, "binary_builds": 0, "launches": 0, "slow": 0, "wrong": 0}
         f.times = {c.name: [0.0, 0.0] for c in f.configs}
         f.lock = threading.Lock()
         f.repeats = 1
@@ -297,6 +302,30 @@ class LanesTest(unittest.TestCase):
         f = self.fuzzer([pocl, ("clover/a", 7), ("rusticl/a", 9)], 0, 3, pocl_groups=(1, 2))
         self.assertEqual([(x["kind"], x["config"]) for x in f.check_program(1, 1)[2]],
                          [("mismatch", "pocl"), ("mismatch", "rusticl/a")])
+
+
+    def test_later_configurations_build_from_the_first_ones_binary(self):
+        # Clover caches no compilation: its first configuration builds the
+        # source and hands its binary on (--reuse-binary); rusticl's build
+        # from source, and a first build that fails hands nothing on
+        names = ["pocl", "clover/a", "clover/b", "clover/c", "rusticl/a", "rusticl/b"]
+        f = self.fuzzer([(n, 1) for n in names], 0, 3, reuse_binary=("clover",))
+        src, _, findings = f.check_program(1, 1)
+        self.assertEqual(findings, [])
+        requests = {c.name: c.worker.requests for c in f.configs}
+        binary = f"binary of {src}"
+        self.assertEqual(requests["clover/a"], [(None, True)])
+        self.assertEqual(requests["clover/b"], [(binary, False)])
+        self.assertEqual(requests["clover/c"], [(binary, False)])
+        self.assertEqual(requests["rusticl/b"], [(None, False)])
+        self.assertEqual(requests["pocl"], [(None, False)])
+        self.assertEqual(f.counts["binary_builds"], 2)
+        f = self.fuzzer([(n, 1) for n in names], 0, 3, reuse_binary=("clover",),
+                        not_building=("clover/a",))
+        findings = f.check_program(1, 1)[2]
+        self.assertEqual([(x["kind"], x["config"]) for x in findings], [("wrong", "clover/a")])
+        self.assertEqual(f.configs[2].worker.requests, [(None, True)])
+        self.assertEqual(f.configs[3].worker.requests, [(binary, False)])
 
 
 class WorkerTimeoutTest(unittest.TestCase):
