@@ -276,19 +276,23 @@ def worker():
                                base64.b64decode(binary) if binary else None,
                                request.get("want_binary", False)))
             else:
-                # the launch `repeats` times (a race may show once in a
-                # thousand): the first answer that differs from the first
-                first = cl.run(request["info"], request["groups"])
-                answer = first
-                for i in range(1, request.get("repeats", 1)):
-                    again = cl.run(request["info"], request["groups"])
-                    if memory_digest(again) != memory_digest(first):
-                        answer = dict(again, varied=i)
-                        break
-                reply(answer)
+                reply(launch_until_varied(cl, request["info"], request["groups"],
+                                          request.get("repeats", 1))[1])
         except Exception as e:  # noqa: BLE001
             reply({"error": str(e)})
     return 0
+
+
+def launch_until_varied(cl, info, groups, repeats):
+    """The launch up to `repeats` times (a race may show once in a
+    thousand): (the first answer, the first that differs from it, with
+    'varied': its index, or the first again)."""
+    first = cl.run(info, groups)
+    for i in range(1, repeats):
+        again = cl.run(info, groups)
+        if memory_digest(again) != memory_digest(first):
+            return first, dict(again, varied=i)
+    return first, first
 
 
 # ---------------------------------------------------------------- parent
@@ -909,12 +913,11 @@ def main():
                 "k0": 1, "k1": 2, "local_size": local}
         if "KArg ka" in open(sys.argv[2]).read():
             info["karg"] = list(range(1, generate.KARG_WORDS + 1))
-        first = cl.run(info, groups)
-        for i in range(1, repeats):
-            again = cl.run(info, groups)
-            if memory_digest(again) != memory_digest(first):
-                print(f"launch {i + 1} differs from the first: {first_difference(again, first)}")
-                return 1
+        first, answer = launch_until_varied(cl, info, groups, repeats)
+        if "varied" in answer:
+            print(f"launch {answer['varied'] + 1} differs from the first: "
+                  f"{first_difference(answer, first, 'the first')}")
+            return 1
         print(f"{repeats} launches, the same memory: {nonzero_words(first['res'])}")
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--run-saved":
