@@ -563,10 +563,15 @@ class Fuzzer:
                 groups_list = only[c.name]
             plan.setdefault(c.lane, []).append((c, groups_list))
 
+        from_binary = set()  # configurations that built the program from their lane's binary
+
         def run_lane(configs):
             answers, binary = [], None
-            for c, groups_list in configs:
-                answers.append(self.check_config(c, groups_list, seed, src, info, binary))
+            for i, (c, groups_list) in enumerate(configs):
+                if c.reuse_binary and binary:
+                    from_binary.add(c.name)
+                pass_on = any(later.reuse_binary for later, _ in configs[i + 1:])
+                answers.append(self.check_config(c, groups_list, seed, src, info, binary, pass_on))
                 binary = answers[-1][2]
             return answers
 
@@ -602,18 +607,22 @@ class Fuzzer:
                                  "reference": f"{ref[0].name} N={ref[1]}",
                                  "detail": first_difference(ans, ref[2])
                                  + (f" (at repeat {ans['varied']})" if "varied" in ans else "")})
+        for f in findings:
+            if f["config"] in from_binary:
+                f["from"] = "binary"  # triage: --run-saved ... --from-binary
         return src, info, findings
 
-    def check_config(self, c, groups_list, seed, src, info, binary=None):
+    def check_config(self, c, groups_list, seed, src, info, binary=None, pass_on=False):
         """The program built and launched with each N in one configuration:
         (findings, [(config, groups, answer)], binary). With c.reuse_binary,
         it is built from `binary` (the lane's first build) where there is
-        one, and the binary it returns is the one for the next."""
+        one; with pass_on (a later configuration of the lane reuses it), the
+        binary it returns is the one for the next."""
         findings, results = [], []
         w = c.worker
         t0 = time.monotonic()
         answer = w.build(src, self.a.build_timeout, binary if c.reuse_binary else None,
-                         want_binary=c.reuse_binary and not binary)
+                         want_binary=pass_on and not binary)
         self.tally("builds", c.name, build=time.monotonic() - t0)
         what = "build"
         if c.reuse_binary and binary:
@@ -921,19 +930,25 @@ def main():
         print(f"{repeats} launches, the same memory: {nonzero_words(first['res'])}")
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--run-saved":
-        # --run-saved DIR GROUPS REPEATS [OPTIONS]: a saved finding
-        # (OUT/findings/seed-S) launched REPEATS times with its own launch
-        # description on the platform the environment selects; prints each
-        # distinct final memory (res[] and out[]) with how many launches
+        # --run-saved DIR GROUPS REPEATS [--from-binary] [OPTIONS]: a saved
+        # finding (OUT/findings/seed-S) launched REPEATS times with its own
+        # launch description on the platform the environment selects; prints
+        # each distinct final memory (res[] and out[]) with how many launches
         # ended with it, its res[] and where it first differs from the most
-        # common one (triage of a finding that shows in some launches only)
+        # common one (triage of a finding that shows in some launches only).
+        # --from-binary: built again from the first build's binary, as the
+        # configurations of a finding marked "from": "binary" were.
         d = sys.argv[2]
         with open(os.path.join(d, "info.json")) as f:
             info = json.load(f)
         info["in"] = generate.input_words(info["in_seed"])
+        from_binary = sys.argv[5:6] == ["--from-binary"]
+        options = " ".join(sys.argv[6 if from_binary else 5:])
         cl = CL()
         with open(os.path.join(d, "program.cl")) as f:
-            answer = cl.build(f.read(), " ".join(sys.argv[5:]))
+            answer = cl.build(f.read(), options, want_binary=from_binary)
+        if answer["built"] and from_binary:
+            answer = cl.build(None, options, binary=base64.b64decode(answer["binary"]))
         if not answer["built"]:
             print(answer["log"])
             return 1

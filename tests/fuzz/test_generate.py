@@ -327,6 +327,20 @@ class LanesTest(unittest.TestCase):
         self.assertEqual(f.configs[2].worker.requests, [(None, True)])
         self.assertEqual(f.configs[3].worker.requests, [(binary, False)])
 
+    def test_a_binary_is_asked_for_only_where_it_is_reused_and_findings_say_so(self):
+        # a lane of one configuration hands nothing on (its binary would
+        # cross the worker's pipe for nothing); a finding on a configuration
+        # built from the binary says so, for --run-saved --from-binary
+        f = self.fuzzer([("pocl", 1), ("clover/a", 1), ("rusticl/a", 1)], 0, 3,
+                        reuse_binary=("clover",))
+        self.assertEqual(f.check_program(1, 1)[2], [])
+        self.assertEqual(f.configs[1].worker.requests, [(None, False)])
+        f = self.fuzzer([("pocl", 1), ("clover/a", 2), ("clover/b", 2), ("rusticl/a", 1)], 0, 3,
+                        reuse_binary=("clover",))
+        findings = f.check_program(1, 1)[2]
+        self.assertEqual([(x["config"], x.get("from")) for x in findings],
+                         [("clover/a", None), ("clover/b", "binary")])
+
 
 class WorkerTimeoutTest(unittest.TestCase):
     def test_the_first_launch_in_each_process_has_the_compile_time(self):
