@@ -568,11 +568,13 @@ class Fuzzer:
         def run_lane(configs):
             answers, binary = [], None
             for i, (c, groups_list) in enumerate(configs):
-                if c.reuse_binary and binary:
+                build_from = binary if c.reuse_binary else None
+                if build_from:
                     from_binary.add(c.name)
                 pass_on = any(later.reuse_binary for later, _ in configs[i + 1:])
-                answers.append(self.check_config(c, groups_list, seed, src, info, binary, pass_on))
-                binary = answers[-1][2]
+                answers.append(self.check_config(c, groups_list, seed, src, info,
+                                                 build_from, pass_on and not binary))
+                binary = binary or answers[-1][2]
             return answers
 
         # The lanes (PoCL, Clover, rusticl) run at once: most of a program's
@@ -612,23 +614,22 @@ class Fuzzer:
                 f["from"] = "binary"  # triage: --run-saved ... --from-binary
         return src, info, findings
 
-    def check_config(self, c, groups_list, seed, src, info, binary=None, pass_on=False):
+    def check_config(self, c, groups_list, seed, src, info, build_from=None, want_binary=False):
         """The program built and launched with each N in one configuration:
-        (findings, [(config, groups, answer)], binary). With c.reuse_binary,
-        it is built from `binary` (the lane's first build) where there is
-        one; with pass_on (a later configuration of the lane reuses it), the
-        binary it returns is the one for the next."""
+        (findings, [(config, groups, answer)], binary). It is built from the
+        binary `build_from` where there is one, else from source; with
+        want_binary, the binary it returns is this build's, for the next
+        configuration of the lane."""
         findings, results = [], []
         w = c.worker
         t0 = time.monotonic()
-        answer = w.build(src, self.a.build_timeout, binary if c.reuse_binary else None,
-                         want_binary=pass_on and not binary)
+        answer = w.build(src, self.a.build_timeout, build_from, want_binary=want_binary)
         self.tally("builds", c.name, build=time.monotonic() - t0)
         what = "build"
-        if c.reuse_binary and binary:
+        if build_from:
             what += " from the binary"
             self.tally("binary_builds")
-        binary = binary or answer.get("binary")
+        binary = answer.get("binary")
         if "hang" in answer or "crash" in answer or "error" in answer:
             kind = "hang" if "hang" in answer else "crash"
             findings.append({"kind": kind, "config": c.name, "what": what, "detail": answer})
