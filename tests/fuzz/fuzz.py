@@ -708,13 +708,45 @@ class Fuzzer:
             print(f"self-test: known/pocl-divergent-loop.cl on {reference.name} "
                   f"({reference.options or 'no options'}): res[0] = {got} (want 1)")
             ok &= got == 1
-        _, _, f = self.check_program(1, 1)
+        src, info, f = self.check_program(1, 1)
         print(f"self-test: the same program unmutated: {len(f)} findings (want 0)")
         ok &= not f
+        reusing = next((c for c in self.configs if c.reuse_binary), None)
+        if reusing:
+            ok &= self.run_saved_agrees(reusing, self.save(1, 1, src, info, f, under="self-test"))
         for c in self.configs:
             c.worker.stop()
         print(f"self-test: {'PASS' if ok else 'FAIL'}")
         return 0 if ok else 1
+
+    def run_saved_agrees(self, c, d):
+        """The triage of a finding marked "from": "binary": --run-saved on
+        c's platform must build the saved program again from its binary
+        and end with the memory that the build from source ends with."""
+        runs = []
+        for flag in ([], ["--from-binary"]):
+            command = [sys.executable, os.path.abspath(__file__), "--run-saved", d, "2", "3",
+                       *flag, *c.options.split()]
+            try:
+                p = subprocess.run(command, env=c.env, capture_output=True, text=True,
+                                   timeout=2 * self.a.build_timeout)
+                runs.append((p.returncode, p.stdout.splitlines() + p.stderr.splitlines()))
+            except subprocess.TimeoutExpired:
+                runs.append((None, [f"{' '.join(command)}: no end within "
+                                    f"{2 * self.a.build_timeout} s"]))
+        (rc, source), (rc_binary, binary) = runs
+        from_binary = [line for line in binary if line.startswith("built again from")]
+
+        def memories(lines):
+            return [line for line in lines if re.match(r"\d+ launches: memory ", line)]
+        agrees = rc == 0 == rc_binary and from_binary and memories(source) and \
+            memories(source) == memories(binary)
+        print(f"self-test: --run-saved --from-binary on {c.name}: "
+              f"{from_binary[0] if from_binary else 'not built from a binary'}; "
+              f"{'the same memory as from source' if agrees else 'differs'} (want the same)")
+        if not agrees:
+            print("\n".join(source + binary))
+        return bool(agrees)
 
     def check_invalid(self, seed, size, kind):
         """Builds the invalid variant once per Mesa frontend: it must fail
@@ -756,8 +788,8 @@ class Fuzzer:
                                  + "; ".join(problems), "detail": log})
         return src, info, findings, checked
 
-    def save(self, seed, size, src, info, findings, tag=""):
-        d = os.path.join(self.out, "findings", f"seed-{seed}{tag}")
+    def save(self, seed, size, src, info, findings, tag="", under="findings"):
+        d = os.path.join(self.out, under, f"seed-{seed}{tag}")
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "program.cl"), "w") as f:
             f.write(src)
@@ -949,7 +981,9 @@ def main():
         with open(os.path.join(d, "program.cl")) as f:
             answer = cl.build(f.read(), options, want_binary=from_binary)
         if answer["built"] and from_binary:
-            answer = cl.build(None, options, binary=base64.b64decode(answer["binary"]))
+            binary = base64.b64decode(answer["binary"])
+            answer = cl.build(None, options, binary=binary)
+            print(f"built again from the first build's binary ({len(binary)} bytes)")
         if not answer["built"]:
             print(answer["log"])
             return 1
@@ -959,7 +993,8 @@ def main():
         for count, answer in ranked:
             differs = "" if answer is common else \
                 f"; {first_difference(answer, common, 'most common')}"
-            print(f"{count} launches: {nonzero_words(answer['res'])}{differs}")
+            print(f"{count} launches: memory {memory_digest(answer)}: "
+                  f"{nonzero_words(answer['res'])}{differs}")
         return 0 if len(ranked) == 1 else 1
     if len(sys.argv) > 1 and sys.argv[1] == "--build-only":
         # --build-only FILE: build FILE on the platform the environment selects
