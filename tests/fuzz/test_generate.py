@@ -124,6 +124,7 @@ class GenerateTest(unittest.TestCase):
     def test_no_schedule_dependent_value_reaches_memory(self):
         # get_group_id & co. appear only in the invariant checks and the
         # final hash's guard
+        # final hash's guard
         allowed = re.compile(r"^\s*(if \(|for \(uint q|ql\d+ = )")
         for seed in range(1, 60):
             src, _ = generate.generate(seed, 3)
@@ -254,8 +255,13 @@ class FakeWorker:
 
     def run(self, info, groups, timeout, repeats=1, compile_timeout=0):
         time.sleep(self.delay)
+        self.repeats_asked = getattr(self, "repeats_asked", []) + [(groups, repeats)]
+        if getattr(self, "answers", None):
+            return self.answers.pop(0)
         value = self.value[groups] if isinstance(self.value, dict) else self.value
         return {"status": 0, "res": [value], "out": [], "seconds": self.delay}
+
+    wanted = (None, 0, None)
 
 
 class LanesTest(unittest.TestCase):
@@ -303,6 +309,41 @@ class LanesTest(unittest.TestCase):
         self.assertEqual([(x["kind"], x["config"]) for x in f.check_program(1, 1)[2]],
                          [("mismatch", "pocl"), ("mismatch", "rusticl/a")])
 
+
+    def test_the_first_launch_is_judged_and_a_differing_repeat_is_a_finding(self):
+        # The first launch (it compiled the kernel) was wrong, a repeat
+        # right: both the first launch and the repeat's difference count.
+        f = self.fuzzer([("pocl", 7), ("clover/a", 7), ("rusticl/a", 7)], 0, 3)
+        f.configs[1].worker.answers = [{"status": 0, "res": [8], "out": [], "varied": 1,
+                                        "varied_memory": {"status": 0, "res": [7], "out": []}}]
+        findings = f.check_program(1, 1)[2]
+        self.assertEqual(sorted((x["kind"], x["config"]) for x in findings),
+                         [("mismatch", "clover/a"), ("mismatch", "clover/a")])
+        self.assertTrue(any("repeat 1" in x["detail"] for x in findings))
+        self.assertTrue(any("res[0] = 0x8, reference 0x7" in x["detail"] for x in findings))
+
+    def test_a_hang_is_a_finding_even_if_a_re_run_ends(self):
+        f = self.fuzzer([("pocl", 7), ("clover/a", 7), ("rusticl/a", 7)], 0, 3)
+        f.a.confirm = 30
+        f.configs[2].worker.answers = [{"hang": True}, {"status": 0, "res": [7], "out": []}]
+        findings = f.check_program(1, 1)[2]
+        self.assertEqual([(x["kind"], x["config"]) for x in findings], [("hang", "rusticl/a")])
+        self.assertIn("no answer within 5 s; a re-run in a new worker ended in", findings[0]["detail"])
+
+    def test_the_reference_is_pocl_n1_launched_twice_and_trusted_only_if_it_agrees(self):
+        f = self.fuzzer([("pocl", {1: 7, 2: 7}), ("clover/a", 7), ("rusticl/a", 7)], 0, 3,
+                        pocl_groups=(2,))
+        f.a.launches = 1
+        self.assertEqual(f.check_program(1, 1)[2], [])
+        self.assertEqual(f.configs[0].worker.repeats_asked, [(1, 2), (2, 2)])
+        # PoCL's N = 1 launches differ: a reference finding, and the Mesa
+        # configurations are judged against the first of them
+        f = self.fuzzer([("pocl", 9), ("clover/a", 7), ("rusticl/a", 8)], 0, 3)
+        f.configs[0].worker.answers = [{"status": 0, "res": [9], "out": [], "varied": 1,
+                                        "varied_memory": {"status": 0, "res": [7], "out": []}}]
+        findings = f.check_program(1, 1)[2]
+        self.assertEqual([(x["kind"], x["config"]) for x in findings],
+                         [("reference", "pocl"), ("mismatch", "rusticl/a")])
 
     def test_later_configurations_build_from_the_first_ones_binary(self):
         # Clover caches no compilation: its first configuration builds the
