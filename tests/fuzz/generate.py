@@ -28,7 +28,15 @@ How the result stays independent of the scheduler (docs/fuzzing.md):
   * the work-item functions that depend on the schedule (get_group_id,
     get_num_groups, get_global_id, ...) appear only in invariant checks that
     set a failure bit in res[0] when an invariant of the spec breaks;
-  * query_kill_count() only decides how often to offer a kill.
+  * query_kill_count() only decides how often to offer a kill;
+  * some phases start with a *blocking block*, where the active work-groups
+    wait for each other in loops (a ticket lock around plain
+    read-modify-writes, a message from work-group 0 behind a flag, an XF
+    barrier between two rounds of tasks), polling with a volatile load or
+    an atomic_add(p, 0), one work-item or all of them: right after a global
+    barrier and with no kill or fork point inside, so every work-group that
+    one waits for is active and reaches the block (the spec's fairness
+    promise); what they contribute is as deterministic as the rest.
 
 So res[] is the same on every correct implementation, for any N, any
 policy; on PoCL the builtins are defined away (include/cooperative_kernels.cl.h)
@@ -98,6 +106,16 @@ KARG_TYPEDEF = "typedef struct { uint w[8]; ulong l[2]; ushort h[4]; uchar c[8];
 KARG_WORDS = 16
 MAX_PHASES = 8
 ITEM_AREA = 64         # per-item words per phase
+BLOCKING_KINDS = ["ticket-lock", "message", "xf-barrier"]
+BLOCKING_LOADS = {  # how a waiting work-item reads the word it waits on
+    "volatile": "(*(volatile global uint *)&{})",
+    "rmw": "atomic_add(&{}, 0u)",
+}
+PLAIN_OPS = {  # a slot's operation as a plain read-modify-write
+    "add": "{0} + {1}", "xor": "{0} ^ {1}", "or": "{0} | {1}", "and": "{0} & {1}",
+    "min": "min({0}, {1})", "max": "max({0}, {1})",
+}
+XF_FLAGS = 64          # the XF barrier's flags: work-groups of a launch, at most
 
 
 class Type:
@@ -133,6 +151,10 @@ class Gen:
         self.local_arrays = 0
         self.invalid_line_marker = None
         self.undefined_var = None
+        # the blocking blocks have a random stream of their own, so that a
+        # seed's program is otherwise the one it was before they came
+        self.rb = random.Random(seed ^ 0xB10C)
+        self.blocking = []     # (kind, load form, uniform) of each block
 
     # ------------------------------------------------------------ helpers
     def rid(self):
@@ -488,6 +510,8 @@ class Gen:
         self.counter += 4
         counter_expr = f"{counter}u + ({loop_var} & 3u)" if loop_var else f"{counter}u"
         lines = []
+        if self.rb.random() < 0.35:
+            lines += self.blocking_block(p, loop_var)
         ctx = {"atoms": [loop_var] if loop_var else [], "earlier": earlier, "pure_helpers": True,
                "earlier_phases": list(range(p))}
         for _ in range(self.r.randint(0, 2)):
@@ -530,6 +554,168 @@ class Gen:
                 lines += ["   " + l for l in self.sync_stmt("kernel")]
                 lines += ["}"]
         lines.append(self.pick(["global_barrier();", "resizing_global_barrier();"]))
+        return lines
+
+    # ------------------------------------------------------------ blocking blocks
+    def blocking_slot(self):
+        s = self.next_slot
+        self.next_slot += 1
+        self.slot_ops[s] = self.rb.choice(OPS)
+        self.phase_slots[-1].append(s)
+        return s
+
+    def ctr_words(self, n):
+        base = self.counter
+        self.counter += n
+        return base
+
+    def task_value(self, t, extra=""):
+        """A task's contribution: a function of the task number, the input
+        and (extra) results complete before it."""
+        a, b = self.rb.getrandbits(32) | 1, self.rb.getrandbits(32)
+        return f"(({t} * {a}u + {b}u) ^ in[{t} & {D_WORDS - 1}u]{extra})"
+
+    def blocking_block(self, p, loop_var):
+        """A block in which the active work-groups wait for each other. It
+        starts right after a global barrier (or at the kernel's start) and
+        holds no kill or fork point, so the work-groups it waits for are the
+        active ones, which all reach it; M is read once, by work-item 0, and
+        broadcast. Its words in ctr[] are its own; in a uniform loop each
+        trip has its own task counters and message (loop_var & 3)."""
+        keep = self.rid()
+        kind = self.rb.choice(BLOCKING_KINDS)
+        form = self.rb.choice(sorted(BLOCKING_LOADS))
+        uniform = self.rb.random() < 0.5
+        trip = f"({loop_var} & 3u)" if loop_var else "0u"
+        load = lambda word: BLOCKING_LOADS[form].format(word)
+        # the wait loop, run by work-item 0 alone or by every work-item
+        wait = lambda cond: ((["if (get_local_id(0) == 0)"] if not uniform else [])
+                             + [("   " if not uniform else "") + l
+                                for l in [f"while ({cond})", "   ;"]])
+        tasks = self.rb.randint(1, 40)
+        lines = [f"{{ /* blocking: {kind}, {form} load, {'uniform' if uniform else 'divergent'} wait */"]
+        body = []
+        if kind == "ticket-lock":
+            # tickets, the one served, and a task counter per trip
+            w = self.ctr_words(6)
+            s = self.blocking_slot()
+            rmw = PLAIN_OPS[self.slot_ops[s]].format(f"res[{s}]", self.task_value("t"))
+            ticket, served, task = f"ctr[{w}u]", f"ctr[{w + 1}u]", f"ctr[{w + 2}u + {trip}]"
+            if uniform:
+                bt, bk = f"bt{p}", f"bk{p}"
+                self.locals += [f"local uint {bt};", f"local uint {bk};"]
+                body += ["for (;;) {",
+                         "   if (get_local_id(0) == 0) {",
+                         f"      {bt} = atomic_inc(&{task});",
+                         f"      if ({bt} < {tasks}u)",
+                         f"         {bk} = atomic_inc(&{ticket});",
+                         "   }",
+                         "   barrier(CLK_LOCAL_MEM_FENCE);",
+                         f"   const uint t = {bt}, tk = {bk};",
+                         "   barrier(CLK_LOCAL_MEM_FENCE);",
+                         f"   if (t >= {tasks}u)",
+                         "      break;",
+                         f"   while ({load(served)} != tk)",
+                         "      ;",
+                         "   barrier(CLK_GLOBAL_MEM_FENCE);",
+                         "   if (get_local_id(0) == 0) {",
+                         "      mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                         f"      res[{s}] = {rmw};",
+                         "      mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                         f"      atomic_inc(&{served});",
+                         "   }",
+                         "}"]
+            else:
+                body += ["if (get_local_id(0) == 0) {",
+                         "   for (;;) {",
+                         f"      const uint t = atomic_inc(&{task});",
+                         f"      if (t >= {tasks}u)",
+                         "         break;",
+                         f"      const uint tk = atomic_inc(&{ticket});",
+                         f"      while ({load(served)} != tk)",
+                         "         ;",
+                         "      mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                         f"      res[{s}] = {rmw};",
+                         "      mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                         f"      atomic_inc(&{served});",
+                         "   }",
+                         "}",
+                         "barrier(CLK_GLOBAL_MEM_FENCE);"]
+        elif kind == "message":
+            # work-group 0 writes K words, then the flag; every active
+            # work-group waits for it and folds the words into an
+            # idempotent slot (or, and, min, max: the same whoever folds)
+            k = self.rb.randint(1, 16)
+            w = self.ctr_words(4 + 4 * k)
+            s = self.next_slot
+            self.next_slot += 1
+            self.slot_ops[s] = self.rb.choice(["or", "and", "min", "max"])
+            self.phase_slots[-1].append(s)
+            flag, data = f"ctr[{w}u + {trip}]", f"ctr[{w + 4}u + {trip} * {k}u + get_local_id(0)]"
+            body += ["if (get_group_id(0) == 0 && get_local_id(0) == 0) {",
+                     f"   for (uint k = 0; k < {k}u; k++)",
+                     f"      ctr[{w + 4}u + {trip} * {k}u + k] = {self.task_value('k', ' ^ ' + trip)};",
+                     "   mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                     f"   atomic_xchg(&{flag}, 1u);",
+                     "}"]
+            body += wait(f"{load(flag)} == 0u")
+            body += ["mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                     "barrier(CLK_GLOBAL_MEM_FENCE);",
+                     f"if (get_local_id(0) < {k}u)",
+                     f"   atomic_{self.slot_ops[s]}(&res[{s}], {data});"]
+        else:
+            # two rounds of tasks with an XF barrier between them: the
+            # second reads the first's slot, complete only after it
+            w = self.ctr_words(8 + XF_FLAGS)
+            first, second = self.blocking_slot(), self.blocking_slot()
+            flags = w + 8
+            xm = f"xm{p}"
+            self.locals.append(f"local uint {xm};")
+
+            def round_of(slot, counter, extra):
+                return ["if (get_local_id(0) == 0) {",
+                        "   for (;;) {",
+                        f"      const uint t = atomic_inc(&ctr[{counter}u + {trip}]);",
+                        f"      if (t >= {tasks}u)",
+                        "         break;",
+                        f"      atomic_{self.slot_ops[slot]}(&res[{slot}], {self.task_value('t', extra)});",
+                        "   }",
+                        "}"]
+            master_wait = (["for (uint g = 1; g < m; g++)",
+                            f"   while ({load(f'ctr[{flags}u + g]')} == 0u)",
+                            "      ;"] if uniform else
+                           ["for (uint g = 1u + get_local_id(0); g < m; g += get_local_size(0))",
+                            f"   while ({load(f'ctr[{flags}u + g]')} == 0u)",
+                            "      ;"])
+            body += ["barrier(CLK_LOCAL_MEM_FENCE);",
+                     "if (get_local_id(0) == 0)",
+                     f"   {xm} = get_num_groups(0);",
+                     "barrier(CLK_LOCAL_MEM_FENCE);",
+                     f"const uint m = min({xm}, {XF_FLAGS}u);"]
+            body += round_of(first, w, "")
+            body += ["barrier(CLK_GLOBAL_MEM_FENCE);",
+                     "if (get_group_id(0) == 0) {"]
+            body += ["   " + l for l in master_wait]
+            body += ["   mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                     "   barrier(CLK_GLOBAL_MEM_FENCE);",
+                     "   for (uint g = 1u + get_local_id(0); g < m; g += get_local_size(0)) {",
+                     "      mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                     f"      atomic_xchg(&ctr[{flags}u + g], 0u);",
+                     "   }",
+                     "} else {",
+                     "   if (get_local_id(0) == 0) {",
+                     "      mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                     f"      atomic_xchg(&ctr[{flags}u + get_group_id(0)], 1u);",
+                     "   }"]
+            body += ["   " + l for l in wait(f"{load(f'ctr[{flags}u + get_group_id(0)]')} == 1u")]
+            body += ["   mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                     "   barrier(CLK_GLOBAL_MEM_FENCE);",
+                     "}"]
+            body += round_of(second, w + 4, f" ^ res[{first}]")
+        lines += ["   " + l for l in body] + ["}"]
+        if not keep:
+            return []
+        self.blocking.append((kind, form, uniform))
         return lines
 
     def tail_code(self):
@@ -703,6 +889,8 @@ class Gen:
                if self.struct_arg else {}),
             "slot_init": {str(s): OP_INIT[op] for s, op in self.slot_ops.items()},
             "removable": self.removable, "transmit_bytes": self.transmit_bytes,
+            "blocking": [f"{kind}/{form}/{'uniform' if uniform else 'divergent'}"
+                         for kind, form, uniform in self.blocking],
             "in_seed": self.seed,
             # a global work offset for some launches (kept in every
             # work-group, forked ones too)

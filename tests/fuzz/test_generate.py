@@ -124,13 +124,47 @@ class GenerateTest(unittest.TestCase):
     def test_no_schedule_dependent_value_reaches_memory(self):
         # get_group_id & co. appear only in the invariant checks and the
         # final hash's guard
-        # final hash's guard
-        allowed = re.compile(r"^\s*(if \(|for \(uint q|ql\d+ = )")
+        # final hash's guard, and in blocking blocks the active count that
+        # work-item 0 broadcasts and the work-group's own flag in ctr[]
+        allowed = re.compile(r"^\s*(if \(|for \(uint q|ql\d+ = |xm\d+ = get_num_groups\(0\);$|"
+                             r"atomic_xchg\(&ctr\[\d+u \+ get_group_id\(0\)\], 1u\);$|"
+                             r"while \(.*ctr\[\d+u \+ get_group_id\(0\)\].*\)$)")
         for seed in range(1, 60):
             src, _ = generate.generate(seed, 3)
             for line in kernel_body(src).splitlines():
                 if re.search(r"get_(group_id|num_groups|global_id|global_size)", line):
                     self.assertRegex(line, allowed, f"seed {seed}: {line}")
+
+    def test_blocking_blocks_cover_every_kind_and_form(self):
+        # Over a few hundred seeds every kind of wait, in each load form and
+        # loop form, appears; each block holds no kill or fork point (the
+        # work-groups it waits for must stay active) and starts where the
+        # active work-groups all arrive: the kernel's start or right after
+        # a global barrier.
+        seen = set()
+        for seed in range(1, 300):
+            src, info = generate.generate(seed, 3)
+            seen.update(info["blocking"])
+            lines = kernel_body(src).splitlines()
+            for i, line in enumerate(lines):
+                if "/* blocking:" not in line:
+                    continue
+                indent = len(line) - len(line.lstrip())
+                end = next(j for j in range(i + 1, len(lines))
+                           if lines[j].startswith(" " * indent + "}") and
+                           len(lines[j]) - len(lines[j].lstrip()) == indent)
+                block = "\n".join(lines[i:end])
+                self.assertNotRegex(block, r"offer_kill|request_fork|query_kill_count|"
+                                    r"global_barrier|resizing_global_barrier", f"seed {seed}")
+                before = [l.strip() for l in lines[:i] if l.strip()]
+                builtins = [l for l in before if re.search(
+                    r"offer_kill|request_fork|global_barrier\(\)|resizing_global_barrier|\bs\d+\(", l)]
+                if builtins:
+                    self.assertRegex(builtins[-1], r"^(resizing_)?global_barrier\(\);$|^for \(tl",
+                                     f"seed {seed}: the block does not follow a global barrier")
+        want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS for f in generate.BLOCKING_LOADS
+                for u in ("uniform", "divergent")}
+        self.assertEqual(seen, want)
 
     def test_invalid_variants_are_marked(self):
         for kind in generate.INVALID_KINDS:
