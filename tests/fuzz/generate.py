@@ -155,6 +155,10 @@ class Gen:
         # seed's program is otherwise the one it was before they came
         self.rb = random.Random(seed ^ 0xB10C)
         self.blocking = []     # (kind, load form, uniform) of each block
+        # slots that a blocking block writes with plain read-modify-writes
+        # (under its lock) or reads before its phase ends (the XF barrier's
+        # first round): no other contribution of the phase may touch them
+        self.block_slots = set()
 
     # ------------------------------------------------------------ helpers
     def rid(self):
@@ -359,8 +363,9 @@ class Gen:
         return s
 
     def contribution(self, ctx):
-        slot = self.new_slot() if (self.chance(0.5) or not self.phase_slots[-1]) else \
-            self.pick(self.phase_slots[-1])
+        # a blocking block's own slots take nothing else in their phase
+        shared = [s for s in self.phase_slots[-1] if s not in self.block_slots]
+        slot = self.new_slot() if (self.chance(0.5) or not shared) else self.pick(shared)
         return [f"atomic_{self.slot_ops[slot]}(&res[{slot}], {self.expr(ctx)});"]
 
     def sync_stmt(self, level, in_helper=False):
@@ -599,6 +604,7 @@ class Gen:
             # tickets, the one served, and a task counter per trip
             w = self.ctr_words(6)
             s = self.blocking_slot()
+            self.block_slots.add(s)
             rmw = PLAIN_OPS[self.slot_ops[s]].format(f"res[{s}]", self.task_value("t"))
             ticket, served, task = f"ctr[{w}u]", f"ctr[{w + 1}u]", f"ctr[{w + 2}u + {trip}]"
             if uniform:
@@ -668,6 +674,7 @@ class Gen:
             # second reads the first's slot, complete only after it
             w = self.ctr_words(8 + XF_FLAGS)
             first, second = self.blocking_slot(), self.blocking_slot()
+            self.block_slots.add(first)
             flags = w + 8
             xm = f"xm{p}"
             self.locals.append(f"local uint {xm};")

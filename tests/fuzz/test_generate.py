@@ -162,6 +162,14 @@ class GenerateTest(unittest.TestCase):
                 if builtins:
                     self.assertRegex(builtins[-1], r"^(resizing_)?global_barrier\(\);$|^for \(tl",
                                      f"seed {seed}: the block does not follow a global barrier")
+                # the lock's slot and the XF barrier's first-round slot are
+                # the block's alone: another contribution of the phase would
+                # race with the plain read-modify-write or change what the
+                # second round reads (seed 109049)
+                own = re.findall(r"res\[(\d+)\] = ", block) + re.findall(r"\^ res\[(\d+)\]\)", block)
+                rest = "\n".join(lines[:i] + lines[end:])
+                for slot in own:
+                    self.assertNotIn(f"&res[{slot}]", rest, f"seed {seed}: slot {slot}")
         want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS for f in generate.BLOCKING_LOADS
                 for u in ("uniform", "divergent")}
         self.assertEqual(seen, want)
