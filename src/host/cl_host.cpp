@@ -1,7 +1,9 @@
 #include "cl_host.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace cl_host {
 
@@ -110,6 +112,24 @@ std::string device_string(cl_device_id device, cl_device_info param)
    while (!value.empty() && value.back() == '\0')
       value.pop_back();
    return value;
+}
+
+std::vector<std::string> kernel_names(cl_program program)
+{
+   size_t bytes = 0;
+   check(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &bytes),
+                  "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
+   std::string names(bytes, '\0');
+   check(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, bytes, names.data(), nullptr),
+                  "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
+   names.resize(names.find('\0') == std::string::npos ? names.size() : names.find('\0'));
+   std::vector<std::string> list;
+   std::istringstream in(names);
+   for (std::string name; std::getline(in, name, ';');)
+      if (!name.empty())
+         list.push_back(name);
+   std::sort(list.begin(), list.end());
+   return list;
 }
 
 cl_uint device_uint(cl_device_id device, cl_device_info param)

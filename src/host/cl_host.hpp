@@ -99,6 +99,9 @@ struct ProgramOnDevice {
    Program program;
 };
 
+// The names of a built program's kernels (CL_PROGRAM_KERNEL_NAMES), sorted.
+std::vector<std::string> kernel_names(cl_program program);
+
 // The kernel `name` of a built program, or throws Error naming it.
 Kernel create_kernel(cl_program program, const std::string &name);
 

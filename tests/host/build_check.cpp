@@ -44,23 +44,6 @@ T work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_in
    return value;
 }
 
-std::vector<std::string> kernel_names(cl_program program)
-{
-   size_t bytes = 0;
-   cl_host::check(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &bytes),
-                  "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
-   std::string names(bytes, '\0');
-   cl_host::check(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, bytes, names.data(), nullptr),
-                  "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
-   names.resize(names.find('\0') == std::string::npos ? names.size() : names.find('\0'));
-   std::vector<std::string> list;
-   std::istringstream in(names);
-   for (std::string name; std::getline(in, name, ';');)
-      if (!name.empty())
-         list.push_back(name);
-   std::sort(list.begin(), list.end());
-   return list;
-}
 
 void report_kernel(cl_program program, cl_device_id device, const std::string &name)
 {
@@ -101,7 +84,7 @@ int main(int argc, char **argv)
                   build.log.empty() || build.log.back() == '\n' ? "" : "\n");
       std::printf("end of build log\n");
       if (build.status == CL_SUCCESS)
-         for (const std::string &name : kernel_names(build.program))
+         for (const std::string &name : cl_host::kernel_names(build.program))
             report_kernel(build.program, device, name);
    } catch (const std::exception &error) {
       std::fflush(stdout);

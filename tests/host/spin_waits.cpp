@@ -357,18 +357,9 @@ protected:
       if (v.form.opencl_c_3)
          options += " -cl-std=CL3.0";
       program_ = cl_host::build_or_throw(context_.get(), device_, source, options);
-      if (program_string(CL_PROGRAM_KERNEL_NAMES).find("order_unsupported") != std::string::npos)
+      if (cl_host::kernel_names(program_.get()) ==
+          std::vector<std::string>{"order_unsupported"})
          GTEST_SKIP() << "the compiler lacks the memory order (no __opencl_c_atomic_order_*)";
-   }
-
-   std::string program_string(cl_program_info param) const
-   {
-      size_t size = 0;
-      cl_host::check(clGetProgramInfo(program_.get(), param, 0, nullptr, &size), "clGetProgramInfo");
-      std::string value(size, '\0');
-      cl_host::check(clGetProgramInfo(program_.get(), param, size, value.data(), nullptr),
-                     "clGetProgramInfo");
-      return value;
    }
 
    cl_host::Buffer zeros(size_t words)
@@ -378,8 +369,8 @@ protected:
                                     words * sizeof(cl_int), host.data());
    }
 
-   // Launches `kernel` on the buffers, then `args` (scalars), and waits for
-   // it under the watchdog.
+   // Launches the kernel with `buffers`, then `scalars`, as its arguments,
+   // and waits for it under the watchdog.
    void launch(const char *kernel_name, std::initializer_list<cl_mem> buffers,
                std::initializer_list<cl_uint> scalars = {})
    {
