@@ -440,8 +440,10 @@ def make_icd(out, name, vendors_dir, pattern):
 
 
 class Config:
-    def __init__(self, name, env, groups_choices, reference=False, options="", reuse_binary=False):
+    def __init__(self, name, env, units, groups_choices, reference=False, options="",
+                 reuse_binary=False):
         self.name, self.env, self.groups_choices, self.reference = name, env, groups_choices, reference
+        self.units = units  # an ordinary kernel's work-groups wait for each other up to this many
         self.options = options
         # built from the binary of the lane's first configuration, not the source
         self.reuse_binary = reuse_binary
@@ -465,7 +467,8 @@ def configs_from_args(a, logdir):
         env = dict(base, OCL_ICD_VENDORS=a.pocl_icd, POCL_CPU_MAX_CU_COUNT=str(a.pocl_units),
                    POCL_MAX_PTHREAD_COUNT=str(a.pocl_units),
                    POCL_CACHE_DIR=os.path.join(a.out, "pocl-cache"))
-        configs.append(Config("pocl", env, list(range(1, a.pocl_units + 1)), reference=True,
+        configs.append(Config("pocl", env, a.pocl_units, list(range(1, a.pocl_units + 1)),
+                              reference=True,
                               options=a.pocl_options))
     for fe in ("clover", "rusticl"):
         if fe not in a.platforms:
@@ -485,7 +488,7 @@ def configs_from_args(a, logdir):
             if policy.startswith("random"):
                 e["CK_CHECK"] = "1"
             name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
-            configs.append(Config(name, e, list(range(1, 4 * units + 1)),
+            configs.append(Config(name, e, units, list(range(1, 4 * units + 1)),
                                   reuse_binary=fe in a.reuse_binary.split(",")))
     for c in configs:
         c.worker = Worker(c.name, c.env, logdir, c.options)
@@ -522,6 +525,16 @@ def first_difference(a, b, b_name="reference"):
     return "no difference"
 
 
+def expected_differences(answer, info):
+    """Where a launch's res[] differs from the values the generator computed
+    for its blocking blocks' slots ('' where it does not)."""
+    if answer["status"] != 0 and info.get("expected"):
+        return f"the launch failed (event status {answer['status']})"
+    return "; ".join(f"res[{slot}] = {answer['res'][int(slot)]:#x}, expected {value:#x}"
+                     for slot, value in info.get("expected", {}).items()
+                     if answer["res"][int(slot)] != value)
+
+
 VALID_WARNING = re.compile(r"\[undefined after fork\]|\[workgroup-uniform|\[kernel-uniform|\[transmit\]")
 
 
@@ -535,7 +548,8 @@ class Fuzzer:
         self.configs = configs_from_args(a, self.logdir)
         self.counts = {"programs": 0, "launches": 0, "builds": 0, "binary_builds": 0,
                        "mismatches": 0, "crashes": 0, "hangs": 0, "wrong": 0, "invalid_right": 0,
-                       "invalid_wrong": 0, "slow": 0, "reference": 0}
+                       "invalid_wrong": 0, "slow": 0, "reference": 0, "ordinary": 0,
+                       "ordinary_findings": 0}
         self.findings = []
         self.times = {c.name: [0.0, 0.0] for c in self.configs}
         self.lock = threading.Lock()
@@ -556,16 +570,18 @@ class Fuzzer:
                 self.times[config][1] += run
 
     # one program, every configuration: returns a list of findings
-    def check_program(self, seed, size, drop=(), only=None, mutation=None):
+    def check_program(self, seed, size, drop=(), only=None, mutation=None, ordinary=False):
         src, info = generate.generate(seed, size, drop, mutation=mutation,
-                                      struct_arg=self.a.struct_arg)
+                                      struct_arg=self.a.struct_arg, ordinary=ordinary)
         rng = random.Random(seed)
         plan = {}  # lane: [(config, values of N)], in the order of the configurations
         for c in self.configs:
             if only and c.name not in only:
                 continue
-            groups_list = sorted(set(rng.sample(c.groups_choices,
-                                                min(self.a.launches, len(c.groups_choices)))))
+            # an ordinary kernel's work-groups wait for each other: at most
+            # as many as the units, which run them all at once
+            choices = c.groups_choices[:c.units] if ordinary else c.groups_choices
+            groups_list = sorted(set(rng.sample(choices, min(self.a.launches, len(choices)))))
             if c.reference and 1 not in groups_list:
                 groups_list = [1] + groups_list
             if only and only[c.name]:
@@ -611,6 +627,16 @@ class Fuzzer:
                                  "reference": f"{c.name} N={groups}, its first launch",
                                  "detail": f"repeat {ans['varied']}: "
                                  + first_difference(ans["varied_memory"], ans, "the first")})
+        # The blocking blocks' slots hold what the generator computed for
+        # them, in every launch (PoCL's too: a PoCL launch that alone misses
+        # them is a reference disagreement).
+        for c, groups, ans in results:
+            wrong = expected_differences(ans, info)
+            if wrong:
+                findings.append({"kind": "reference" if c.reference else "mismatch",
+                                 "config": c.name, "groups": groups,
+                                 "reference": "the generator's expected values",
+                                 "detail": wrong})
         # The reference is PoCL's N = 1 (one work-group at a time: PoCL's
         # concurrent work-groups are the known bug below), and only if its
         # two launches agreed; else the first Mesa configuration's answer.
@@ -699,8 +725,9 @@ class Fuzzer:
 
     def self_test(self):
         """The oracle must be able to fail: a program made nondeterministic
-        must show a mismatch, one made to spin for ever a hang, and a valid
-        statement that claims to break a rule a wrong diagnostic."""
+        must show a mismatch, one whose blocking block ends off the
+        generator's value a mismatch, one made to spin for ever a hang, and
+        a valid statement that claims to break a rule a wrong diagnostic."""
         ok = True
         same = all(generate.generate(s, 3)[0] == generate.generate(s, 3)[0] for s in range(1, 30))
         print(f"self-test: the generator gives the same program for the same seed: {same}")
@@ -711,6 +738,17 @@ class Fuzzer:
         got = sum(1 for x in f if x["kind"] == "mismatch")
         print(f"self-test: nondeterministic program: {got} mismatches (want > 0)")
         ok &= got > 0
+        # deterministic and wrong alike everywhere: only the generator's
+        # expected values see it (seed 3 has a blocking block)
+        _, _, f = self.check_program(3, 1, mutation="wrong-block")
+        got = sum(1 for x in f if x["kind"] == "mismatch" and "expected" in x["detail"])
+        print(f"self-test: a blocking block's slot off by one bit: {got} mismatches with the "
+              f"expected values (want > 0)")
+        ok &= got > 0
+        _, info, f = self.check_program(3, 1, ordinary=True)
+        print(f"self-test: an ordinary program ({'+'.join(info['blocking'])}): {len(f)} findings "
+              "(want 0)")
+        ok &= not f
         mesa = next(c.name for c in self.configs if not c.reference)
         saved = self.a.run_timeout, self.a.build_timeout, self.a.confirm
         self.a.run_timeout, self.a.build_timeout, self.a.confirm = 5, 40, 10
@@ -933,6 +971,15 @@ class Fuzzer:
                     self.counts["invalid_right"] += max(0, nchecked - bad)
                     self.record(seed, size, isrc, iinfo, ifind, tag=f"-invalid-{kind}")
                     line += f"; invalid {kind}: {'wrong' if bad else 'right'}"
+                if a.ordinary_every and i % a.ordinary_every == 0:
+                    osrc, oinfo, ofind = self.check_program(seed, size, ordinary=True)
+                    if stop_signal:
+                        raise Stopped()
+                    self.counts["ordinary"] += 1
+                    self.counts["ordinary_findings"] += sum(1 for f in ofind if f["kind"] != "reference")
+                    self.record(seed, size, osrc, oinfo, ofind, tag="-ordinary")
+                    line += (f"; ordinary {'+'.join(oinfo['blocking'])}: "
+                             f"{len(ofind)} findings")
                 self.log(line + f" ({time.monotonic() - t0:.1f} s)")
                 if a.time_limit and time.monotonic() - start > a.time_limit:
                     self.log(f"fuzz: time limit of {a.time_limit} s reached")
@@ -950,6 +997,7 @@ class Fuzzer:
         print("seconds building / running: " + ", ".join(
             f"{name} {b:.0f}/{r:.0f}" for name, (b, r) in self.times.items()))
         print(f"invalid variants: {k['invalid_right']} rejected right, {k['invalid_wrong']} wrong")
+        print(f"ordinary variants: {k['ordinary']}, {k['ordinary_findings']} findings")
         print(f"rate: {k['programs'] / minutes if minutes else 0:.2f} programs per minute "
               f"({minutes:.1f} minutes)")
         print(f"reference disagreements: {k['reference']} (PoCL with N > 1 alone, "
@@ -1068,6 +1116,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=3,
                     help="lanes (PoCL, Clover, rusticl) that run a program at once")
     ap.add_argument("--invalid-every", type=int, default=3)
+    ap.add_argument("--ordinary-every", type=int, default=4,
+                    help="every K'th program also has an ordinary variant (generate.py --ordinary: "
+                    "blocking blocks only, no builtin) launched with N up to the units (0: none)")
     ap.add_argument("--invalid-kinds", help="the invalid variants to take in turn, a list (default: "
                     "every kind)")
     ap.add_argument("--shrink", action="store_true")

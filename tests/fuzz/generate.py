@@ -97,6 +97,10 @@ MUTATIONS = {
              "   while (atomic_or(&res[1], 0u) == 0u)",
              "      ;",
              "}"],
+    # deterministic, so every implementation agrees, but a blocking block's
+    # slot ends one bit off the value the generator computed (work-group 0
+    # flips it at the end): only the expected values can catch it
+    "wrong-block": [],
 }
 
 D_WORDS = 256          # read-only input words
@@ -116,6 +120,13 @@ PLAIN_OPS = {  # a slot's operation as a plain read-modify-write
     "min": "min({0}, {1})", "max": "max({0}, {1})",
 }
 XF_FLAGS = 64          # the XF barrier's flags: work-groups of a launch, at most
+MASK = 0xFFFFFFFF
+
+
+def apply_op(op, x, y):
+    """A slot's operation on two uint words, as OpenCL computes it."""
+    return {"add": (x + y) & MASK, "xor": x ^ y, "or": x | y, "and": x & y,
+            "min": min(x, y), "max": max(x, y)}[op]
 
 
 class Type:
@@ -128,8 +139,10 @@ def align_up(x, a):
 
 
 class Gen:
-    def __init__(self, seed, size=3, drop=(), invalid=None, mutation=None, struct_arg=False):
+    def __init__(self, seed, size=3, drop=(), invalid=None, mutation=None, struct_arg=False,
+                 ordinary=False):
         self.r = random.Random(seed * 7919 + size)
+        self.ordinary = ordinary
         self.seed, self.size, self.drop, self.invalid = seed, size, set(drop), invalid
         self.mutation = mutation
         self.struct_arg = struct_arg
@@ -155,10 +168,15 @@ class Gen:
         # seed's program is otherwise the one it was before they came
         self.rb = random.Random(seed ^ 0xB10C)
         self.blocking = []     # (kind, load form, uniform) of each block
-        # slots that a blocking block writes with plain read-modify-writes
-        # (under its lock) or reads before its phase ends (the XF barrier's
-        # first round): no other contribution of the phase may touch them
+        # a blocking block's slots are its own: some it writes with plain
+        # read-modify-writes (under its lock) or reads before its phase ends
+        # (the XF barrier's first round), and the final value of each is
+        # computed here (self.expected, info["expected"]: an oracle that
+        # needs no reference implementation)
         self.block_slots = set()
+        self.expected = {}
+        self.in_words = input_words(seed)
+        self.loop_trips = {}   # a uniform loop's counter: its trip count
 
     # ------------------------------------------------------------ helpers
     def rid(self):
@@ -567,6 +585,7 @@ class Gen:
         self.next_slot += 1
         self.slot_ops[s] = self.rb.choice(OPS)
         self.phase_slots[-1].append(s)
+        self.block_slots.add(s)
         return s
 
     def ctr_words(self, n):
@@ -576,9 +595,22 @@ class Gen:
 
     def task_value(self, t, extra=""):
         """A task's contribution: a function of the task number, the input
-        and (extra) results complete before it."""
+        and (extra) results complete before it; with the same function in
+        Python, `value(t, extra_value)`, for the expected memory."""
         a, b = self.rb.getrandbits(32) | 1, self.rb.getrandbits(32)
-        return f"(({t} * {a}u + {b}u) ^ in[{t} & {D_WORDS - 1}u]{extra})"
+        words = self.in_words
+
+        def value(task, extra_value=0):
+            return ((task * a + b) & MASK) ^ words[task & (D_WORDS - 1)] ^ extra_value
+        return f"(({t} * {a}u + {b}u) ^ in[{t} & {D_WORDS - 1}u]{extra})", value
+
+    def expect(self, slot, values):
+        """The final value of a blocking block's slot (which nothing else
+        writes): its operation over `values` from the slot's first value."""
+        x = OP_INIT[self.slot_ops[slot]]
+        for v in values:
+            x = apply_op(self.slot_ops[slot], x, v)
+        self.expected[slot] = x
 
     def blocking_block(self, p, loop_var):
         """A block in which the active work-groups wait for each other. It
@@ -598,14 +630,17 @@ class Gen:
                              + [("   " if not uniform else "") + l
                                 for l in [f"while ({cond})", "   ;"]])
         tasks = self.rb.randint(1, 40)
+        trips = range(self.loop_trips[loop_var]) if loop_var else range(1)
+        slots_before = len(self.phase_slots[-1])
         lines = [f"{{ /* blocking: {kind}, {form} load, {'uniform' if uniform else 'divergent'} wait */"]
         body = []
         if kind == "ticket-lock":
             # tickets, the one served, and a task counter per trip
             w = self.ctr_words(6)
             s = self.blocking_slot()
-            self.block_slots.add(s)
-            rmw = PLAIN_OPS[self.slot_ops[s]].format(f"res[{s}]", self.task_value("t"))
+            term, value = self.task_value("t")
+            rmw = PLAIN_OPS[self.slot_ops[s]].format(f"res[{s}]", term)
+            expect = lambda: self.expect(s, [value(t) for _ in trips for t in range(tasks)])
             ticket, served, task = f"ctr[{w}u]", f"ctr[{w + 1}u]", f"ctr[{w + 2}u + {trip}]"
             if uniform:
                 bt, bk = f"bt{p}", f"bk{p}"
@@ -657,10 +692,15 @@ class Gen:
             self.next_slot += 1
             self.slot_ops[s] = self.rb.choice(["or", "and", "min", "max"])
             self.phase_slots[-1].append(s)
+            self.block_slots.add(s)
             flag, data = f"ctr[{w}u + {trip}]", f"ctr[{w + 4}u + {trip} * {k}u + get_local_id(0)]"
+            term, value = self.task_value('k', ' ^ ' + trip)
+            # the work-items below k fold the words: min(k, L) of them
+            expect = lambda: self.expect(s, [value(i, j & 3) for j in trips
+                                             for i in range(min(k, self.L))])
             body += ["if (get_group_id(0) == 0 && get_local_id(0) == 0) {",
                      f"   for (uint k = 0; k < {k}u; k++)",
-                     f"      ctr[{w + 4}u + {trip} * {k}u + k] = {self.task_value('k', ' ^ ' + trip)};",
+                     f"      ctr[{w + 4}u + {trip} * {k}u + k] = {term};",
                      "   mem_fence(CLK_GLOBAL_MEM_FENCE);",
                      f"   atomic_xchg(&{flag}, 1u);",
                      "}"]
@@ -674,20 +714,20 @@ class Gen:
             # second reads the first's slot, complete only after it
             w = self.ctr_words(8 + XF_FLAGS)
             first, second = self.blocking_slot(), self.blocking_slot()
-            self.block_slots.add(first)
             flags = w + 8
             xm = f"xm{p}"
             self.locals.append(f"local uint {xm};")
 
             def round_of(slot, counter, extra):
+                term, value = self.task_value('t', extra)
                 return ["if (get_local_id(0) == 0) {",
                         "   for (;;) {",
                         f"      const uint t = atomic_inc(&ctr[{counter}u + {trip}]);",
                         f"      if (t >= {tasks}u)",
                         "         break;",
-                        f"      atomic_{self.slot_ops[slot]}(&res[{slot}], {self.task_value('t', extra)});",
+                        f"      atomic_{self.slot_ops[slot]}(&res[{slot}], {term});",
                         "   }",
-                        "}"]
+                        "}"], value
             master_wait = (["for (uint g = 1; g < m; g++)",
                             f"   while ({load(f'ctr[{flags}u + g]')} == 0u)",
                             "      ;"] if uniform else
@@ -699,7 +739,8 @@ class Gen:
                      f"   {xm} = get_num_groups(0);",
                      "barrier(CLK_LOCAL_MEM_FENCE);",
                      f"const uint m = min({xm}, {XF_FLAGS}u);"]
-            body += round_of(first, w, "")
+            lines_first, first_value = round_of(first, w, "")
+            body += lines_first
             body += ["barrier(CLK_GLOBAL_MEM_FENCE);",
                      "if (get_group_id(0) == 0) {"]
             body += ["   " + l for l in master_wait]
@@ -718,10 +759,26 @@ class Gen:
             body += ["   mem_fence(CLK_GLOBAL_MEM_FENCE);",
                      "   barrier(CLK_GLOBAL_MEM_FENCE);",
                      "}"]
-            body += round_of(second, w + 4, f" ^ res[{first}]")
+            lines_second, second_value = round_of(second, w + 4, f" ^ res[{first}]")
+            body += lines_second
+
+            def expect():
+                # each trip's second round reads the first slot as the
+                # trip's first round left it
+                firsts, seconds, x = [], [], OP_INIT[self.slot_ops[first]]
+                for j in trips:
+                    for t in range(tasks):
+                        firsts.append(first_value(t))
+                        x = apply_op(self.slot_ops[first], x, firsts[-1])
+                    seconds += [second_value(t, x) for t in range(tasks)]
+                self.expect(first, firsts)
+                self.expect(second, seconds)
         lines += ["   " + l for l in body] + ["}"]
-        if not keep:
+        if not keep:  # its slots stay as they were
+            for slot in self.phase_slots[-1][slots_before:]:
+                self.expect(slot, [])
             return []
+        expect()
         self.blocking.append((kind, form, uniform))
         return lines
 
@@ -770,6 +827,15 @@ class Gen:
         nphase = r.randint(1, min(MAX_PHASES - 1, 1 + self.size))
         loops = 0
         body = []
+        if self.ordinary:
+            # an ordinary kernel: blocking blocks only, one after the other
+            # (each has its own words and slots, so work-groups in different
+            # blocks do not meet); no builtin, no transmit variable
+            self.transmits, self.transmit_bytes, nphase = [], 0, 0
+            for p in range(self.rb.randint(1, 3)):
+                self.phase_slots.append([])
+                self.phase += 1
+                body += self.blocking_block(p, None)
         while self.phase < nphase:
             # a uniform loop's counter is a `transmit uint` too: only if it
             # fits in the record (seed 98618 took a loop with the record full)
@@ -777,13 +843,14 @@ class Gen:
                 lv = f"tl{loops}"
                 loops += 1
                 trips = r.randint(1, 3)
+                self.loop_trips[lv] = trips
                 body.append(f"for ({lv} = 0; {lv} < {trips}u; ++{lv}) {{")
                 for _ in range(r.randint(1, 2)):
                     body += ["   " + l for l in self.phase_code(lv)]
                 body.append("}")
             else:
                 body += self.phase_code(None)
-        if r.random() < 0.4:
+        if r.random() < 0.4 and not self.ordinary:
             body += self.tail_code()
         self.loops = loops
         self.transmit_bytes = self.record_bytes(loops)
@@ -833,7 +900,10 @@ class Gen:
                     fin.append(f"   h = h * 31u + (uint){name}{path};")
         for lv in range(loops):
             fin.append(f"   h = h * 31u + tl{lv};")
-        fin += [f"   atomic_xor(&res[{final_slot}], h);", "}"]
+        fin += [f"   atomic_xor(&res[{final_slot}], h);"]
+        if self.mutation == "wrong-block" and self.expected:
+            fin.append(f"   atomic_xor(&res[{min(self.expected)}], 1u);")
+        fin.append("}")
         # invalid variants
         inv_before, inv_after, extra_funcs, extra_decl = [], [], [], []
         if self.invalid:
@@ -859,7 +929,8 @@ class Gen:
         out.append(f"/* generated by tests/fuzz/generate.py --seed {self.seed} --size {self.size}"
                    + (f" --drop {','.join(map(str, sorted(self.drop)))}" if self.drop else "")
                    + (f" --invalid {self.invalid}" if self.invalid else "")
-                   + (f" --mutation {self.mutation}" if self.mutation else "") + " */")
+                   + (f" --mutation {self.mutation}" if self.mutation else "")
+                   + (" --ordinary" if self.ordinary else "") + " */")
         with open(HEADER) as f:
             out += f.read().splitlines()
         out += ["/* helpers that hold global barriers take the fallback's sync words too */",
@@ -895,9 +966,11 @@ class Gen:
             **({"karg": [self.r.getrandbits(32) for _ in range(KARG_WORDS)]}
                if self.struct_arg else {}),
             "slot_init": {str(s): OP_INIT[op] for s, op in self.slot_ops.items()},
+            "expected": {str(s): v for s, v in sorted(self.expected.items())},
             "removable": self.removable, "transmit_bytes": self.transmit_bytes,
             "blocking": [f"{kind}/{form}/{'uniform' if uniform else 'divergent'}"
                          for kind, form, uniform in self.blocking],
+            "ordinary": self.ordinary,
             "in_seed": self.seed,
             # a global work offset for some launches (kept in every
             # work-group, forked ones too)
@@ -991,8 +1064,8 @@ def input_words(seed):
     return [r.getrandbits(32) for _ in range(D_WORDS)]
 
 
-def generate(seed, size=3, drop=(), invalid=None, mutation=None, struct_arg=False):
-    g = Gen(seed, size, drop, invalid, mutation, struct_arg)
+def generate(seed, size=3, drop=(), invalid=None, mutation=None, struct_arg=False, ordinary=False):
+    g = Gen(seed, size, drop, invalid, mutation, struct_arg, ordinary)
     src = g.generate()
     info = g.info
     info["in"] = input_words(seed)
@@ -1009,10 +1082,13 @@ def main(argv=None):
     ap.add_argument("--struct-arg", action="store_true",
                     help="give the kernel a by-value struct argument, read at indices that differ "
                     "between work-items (tools/ck fuzz's programs since patch 0071)")
+    ap.add_argument("--ordinary", action="store_true",
+                    help="an ordinary kernel (no builtin): blocking blocks only, for launches of at "
+                    "most as many work-groups as compute units")
     ap.add_argument("--info", action="store_true", help="print the launch description (JSON) on stderr")
     a = ap.parse_args(argv)
     drop = [int(x) for x in a.drop.split(",") if x]
-    src, info = generate(a.seed, a.size, drop, a.invalid, a.mutation, a.struct_arg)
+    src, info = generate(a.seed, a.size, drop, a.invalid, a.mutation, a.struct_arg, a.ordinary)
     sys.stdout.write(src)
     if a.info:
         info = dict(info)

@@ -162,14 +162,50 @@ class GenerateTest(unittest.TestCase):
                 if builtins:
                     self.assertRegex(builtins[-1], r"^(resizing_)?global_barrier\(\);$|^for \(tl",
                                      f"seed {seed}: the block does not follow a global barrier")
-                # the lock's slot and the XF barrier's first-round slot are
-                # the block's alone: another contribution of the phase would
-                # race with the plain read-modify-write or change what the
-                # second round reads (seed 109049)
-                own = re.findall(r"res\[(\d+)\] = ", block) + re.findall(r"\^ res\[(\d+)\]\)", block)
+                # a block's slots are its own: another contribution would
+                # race with the lock's plain read-modify-write, change what
+                # the XF barrier's second round reads (seed 109049) or the
+                # value the generator computed for the slot
+                own = set(re.findall(r"res\[(\d+)\]", block))
                 rest = "\n".join(lines[:i] + lines[end:])
                 for slot in own:
                     self.assertNotIn(f"&res[{slot}]", rest, f"seed {seed}: slot {slot}")
+                    self.assertIn(slot, info["expected"], f"seed {seed}: slot {slot}")
+        want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS for f in generate.BLOCKING_LOADS
+                for u in ("uniform", "divergent")}
+        self.assertEqual(seen, want)
+
+    def test_dropped_blocks_expect_their_first_values(self):
+        for seed in range(1, 40):
+            src, info = generate.generate(seed, 2)
+            if not info["blocking"]:
+                continue
+            ids = [i for i in info["removable"]
+                   if "/* blocking:" not in generate.generate(seed, 2, [i])[0]]
+            if not ids:
+                continue
+            _, less = generate.generate(seed, 2, ids)
+            self.assertEqual(set(less["expected"]), set(info["expected"]))
+            for slot, value in less["expected"].items():
+                self.assertEqual(value, less["slot_init"][slot], f"seed {seed}")
+            return
+        self.fail("no seed with a droppable blocking block")
+
+    def test_ordinary_programs_wait_without_builtins(self):
+        # --ordinary: blocking blocks only, in every kind and form, no
+        # builtin of the extension, no transmit variable, every slot that a
+        # block writes expected
+        seen = set()
+        for seed in range(1, 120):
+            src, info = generate.generate(seed, 3, ordinary=True)
+            body = kernel_body(src)
+            self.assertNotRegex(body, r"offer_kill|request_fork|query_kill_count|global_barrier|"
+                                r"transmit ", f"seed {seed}")
+            self.assertTrue(info["ordinary"] and 1 <= len(info["blocking"]) <= 3)
+            written = {a or b for a, b in re.findall(r"&res\[(\d+)\]|res\[(\d+)\] = ", body)}
+            final_hash = str(info["res_words"] - 1)
+            self.assertEqual(written - {final_hash}, set(info["expected"]), f"seed {seed}")
+            seen.update(info["blocking"])
         want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS for f in generate.BLOCKING_LOADS
                 for u in ("uniform", "divergent")}
         self.assertEqual(seen, want)
@@ -217,6 +253,9 @@ class GenerateTest(unittest.TestCase):
         for mutation in generate.MUTATIONS:
             src, _ = generate.generate(5, 2, mutation=mutation)
             self.assertNotEqual(src, generate.generate(5, 2)[0])
+        # wrong-block flips a bit of a slot with an expected value
+        src, info = generate.generate(5, 2, mutation="wrong-block")
+        self.assertIn(f"atomic_xor(&res[{min(map(int, info['expected']))}], 1u);", src)
 
 
 class OracleTest(unittest.TestCase):
@@ -231,6 +270,15 @@ class OracleTest(unittest.TestCase):
             self.assertIn(f"{area}[{index}]", fuzz.first_difference(c, a))
         c = dict(a, status=-1150)
         self.assertNotEqual(fuzz.memory_digest(a), fuzz.memory_digest(c))
+
+    def test_expected_values_are_checked(self):
+        info = {"expected": {"8": 5, "9": 0xFFFFFFFF}}
+        right = {"status": 0, "res": [0] * 8 + [5, 0xFFFFFFFF], "out": []}
+        self.assertEqual(fuzz.expected_differences(right, info), "")
+        wrong = dict(right, res=[0] * 8 + [4, 0xFFFFFFFF])
+        self.assertEqual(fuzz.expected_differences(wrong, info), "res[8] = 0x4, expected 0x5")
+        self.assertIn("failed", fuzz.expected_differences(dict(right, status=-5), info))
+        self.assertEqual(fuzz.expected_differences(dict(right, status=-5), {}), "")
 
     def test_triage_counts_memories_not_res(self):
         # seed 100334: PoCL with N = 2 lost an item whose contributions to
@@ -262,7 +310,7 @@ class InvalidCheckTest(unittest.TestCase):
         f.a = argparse.Namespace(build_timeout=5, struct_arg=False)
         f.counts = {"builds": 0}
         log = f"input.cl:{line}:7: error: 'offer_kill' is reached in control flow that {message}"
-        f.configs = [fuzz.Config(name, {}, [1]) for name in ("clover/never", "clover/default",
+        f.configs = [fuzz.Config(name, {}, 1, [1]) for name in ("clover/never", "clover/default",
                                                              "rusticl/never")]
         for c in f.configs:
             c.worker = self.Builder(log + f" {info['rule']}")
@@ -313,7 +361,7 @@ class LanesTest(unittest.TestCase):
                                  confirm=0, jobs=jobs, quiet=True)
         f.configs = []
         for name, value in values:
-            c = fuzz.Config(name, {}, list(pocl_groups) if name == "pocl" else [1],
+            c = fuzz.Config(name, {}, 1, list(pocl_groups) if name == "pocl" else [1],
                             reference=name == "pocl", reuse_binary=name.split("/")[0] in reuse_binary)
             c.worker = FakeWorker(value, delay, builds=name not in not_building)
             f.configs.append(c)

@@ -72,10 +72,11 @@ cmd_fuzz() {
 }
 
 # The short deterministic run of tools/ck test: the fuzzer's self-test (the
-# oracle must catch a nondeterministic program, a hang and a wrong
-# diagnostic), then fixed seeds on PoCL and both frontends, each with an
-# invalid variant: active-count, and three of the four kinds the seeds took
-# before it was added (group-barrier left out, to keep four programs). Adds
+# oracle must catch a nondeterministic program, a blocking block off its
+# expected value, a hang and a wrong diagnostic), then fixed seeds on PoCL
+# and both frontends, each with an invalid variant (active-count, and three
+# of the four kinds the seeds took before it was added: group-barrier left
+# out, to keep four programs) and the first with an ordinary variant. Adds
 # to TOTAL_PASSED/TOTAL_FAILED; a platform that is missing fails (no skip).
 CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
                    --policies default,random:7
@@ -104,7 +105,7 @@ run_fuzz_suite() {
    mkdir -p "$out"
    # an empty shader cache, as a new machine has: every kernel is compiled
    local -x MESA_SHADER_CACHE_DIR=$out/shader-cache
-   fuzz_step "fuzz self-test" "$out.self-test.log" 6 '^self-test: PASS$' \
+   fuzz_step "fuzz self-test" "$out.self-test.log" 8 '^self-test: PASS$' \
       "$CK_ROOT/tests/fuzz/fuzz.py" --self-test --out "$out/self-test" "${paths[@]}" \
       --policies default,random:7
    fuzz_step "fuzz: fixed seeds ${CK_FUZZ_TEST_ARGS[*]}" "$out.run.log" 6 \
