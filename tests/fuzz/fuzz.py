@@ -488,7 +488,10 @@ def configs_from_args(a, logdir):
             if policy.startswith("random"):
                 e["CK_CHECK"] = "1"
             name = f"{fe}/{policy}" + (f"/{units}u" if len(U) > 1 else "")
-            configs.append(Config(name, e, units, list(range(1, 4 * units + 1)),
+            # an ordinary launch's work-groups all run at once up to the
+            # units in use: the cap's, under cap:K
+            in_use = min(units, int(policy[4:])) if policy.startswith("cap:") else units
+            configs.append(Config(name, e, in_use, list(range(1, 4 * units + 1)),
                                   reuse_binary=fe in a.reuse_binary.split(",")))
     for c in configs:
         c.worker = Worker(c.name, c.env, logdir, c.options)

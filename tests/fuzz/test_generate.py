@@ -328,6 +328,19 @@ class InvalidCheckTest(unittest.TestCase):
         self.assertEqual(self.check("divergent-builtin", "depends on the local id"), [])
 
 
+class ConfigTest(unittest.TestCase):
+    def test_ordinary_launches_stay_within_the_units_in_use(self):
+        # cap:K leaves K units to every kernel: an ordinary launch of more
+        # work-groups than that is not promised to finish its waits (the
+        # first long run with ordinary variants hung at cap:1 with N = 2)
+        a = argparse.Namespace(units="2,3", platforms="rusticl", pocl_icd=None, out="/tmp",
+                               rusticl_icd="/nonexistent", clover_icd=None, pipe_dir=None,
+                               policies="never,default,cap:1", reuse_binary="")
+        units = {c.name: c.units for c in fuzz.configs_from_args(a, "/tmp")}
+        self.assertEqual(units, {"rusticl/never/2u": 2, "rusticl/default/3u": 3,
+                                 "rusticl/cap:1/2u": 1})
+
+
 class FakeWorker:
     """A worker that answers after `delay` seconds with res = [value], or
     res = [value[N]] where value maps N to a result."""
