@@ -23,8 +23,9 @@ Builds if needed, then runs every test the project has:
      seeds on PoCL and both frontends, and a run stopped by SIGTERM
      (tests/fuzz/, 'tools/ck fuzz');
   4. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
-Exits non-zero if anything failed, and ends with one 'N passed, N failed' line,
-after the name of each test that failed.
+Prints each step's wall time at the end, as a table (also written to
+_build/test-times.tsv), then the name of each test that failed, then one
+'N passed, N failed' line; exits non-zero if anything failed.
 EOF2
 }
 
@@ -144,6 +145,43 @@ run_extension_profile() {
       sed "s/^ *NOT PASSED /cooperative_kernels ($frontend): /" >>"$CK_BUILD/failed-tests" || true
 }
 
+# timed NAME COMMAND...: runs COMMAND and records its wall time as step NAME
+# (CK_TEST_TIMES, printed by print_test_times).
+CK_TEST_TIMES=()
+timed() {
+   local name=$1 t0=$SECONDS
+   shift
+   "$@"
+   CK_TEST_TIMES+=("$name"$'\t'"$((SECONDS - t0))")
+}
+
+print_test_times() {
+   local total=$1 row
+   printf '%s\n' "${CK_TEST_TIMES[@]}" "total"$'\t'"$total" >"$CK_BUILD/test-times.tsv"
+   printf '\n%-46s %8s\n' "tools/ck test, step" "seconds"
+   for row in "${CK_TEST_TIMES[@]}" "total"$'\t'"$total"; do
+      printf '%-46s %8s\n' "${row%%$'\t'*}" "${row##*$'\t'}"
+   done
+   printf '\n'
+}
+
+check_series_changed() {
+   (cmd_check_series --changed) || note_failure "check-series (patches changed since patches/series.checked)"
+}
+
+# run_piglit_gate FRONTEND: the gate's counts added, its failures named.
+run_piglit_gate() {
+   local frontend=$1 log=$CK_BUILD/piglit-gate-$1.log rc=0 line
+   (cmd_piglit --frontend "$frontend") 2>&1 | tee "$log" || rc=$?
+   line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
+   if [ -n "$line" ]; then
+      add_counts "$line"
+      [ "$LINE_FAILED" -eq 0 ] || grep -E '^  (REGRESSION|MISSING|TOO SLOW) ' "$log" |
+         sed "s/^ */piglit gate ($frontend): /" >>"$CK_BUILD/failed-tests"
+   fi
+   [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($frontend)"
+}
+
 cmd_test() {
    local piglit=1
    while [ $# -gt 0 ]; do
@@ -155,35 +193,27 @@ cmd_test() {
       shift
    done
    local start=$SECONDS
-   build_if_needed
+   timed "build (if needed)" build_if_needed
    TOTAL_PASSED=0 TOTAL_FAILED=0
    : >"$CK_BUILD/failed-tests"
-   (cmd_check_series --changed) || note_failure "check-series (patches changed since patches/series.checked)"
-   run_meson_suite unit
-   run_meson_suite model
-   run_sanitized_scheduler_tests thread
-   run_sanitized_scheduler_tests address
-   CK_BUILD_DIR=$CK_BUILD run_meson_suite tools
+   timed "check-series --changed" check_series_changed
+   timed "unit tests" run_meson_suite unit
+   timed "model checking (spin)" run_meson_suite model
+   timed "ThreadSanitizer build and tests" run_sanitized_scheduler_tests thread
+   timed "AddressSanitizer build and tests" run_sanitized_scheduler_tests address
+   CK_BUILD_DIR=$CK_BUILD timed "tools tests" run_meson_suite tools
    local frontend
    for frontend in "${CK_FRONTENDS[@]}"; do
-      run_extension_profile "$frontend"
+      timed "conformance profile ($frontend)" run_extension_profile "$frontend"
    done
-   ensure_pocl
-   run_fuzz_suite
+   timed "PoCL (if needed)" ensure_pocl
+   timed "fuzz suite" run_fuzz_suite
    if [ $piglit -eq 1 ]; then
       for frontend in "${CK_FRONTENDS[@]}"; do
-         local log=$CK_BUILD/piglit-gate-$frontend.log rc=0
-         (cmd_piglit --frontend "$frontend") 2>&1 | tee "$log" || rc=$?
-         local line
-         line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
-         if [ -n "$line" ]; then
-            add_counts "$line"
-            [ "$LINE_FAILED" -eq 0 ] || grep -E '^  (REGRESSION|MISSING|TOO SLOW) ' "$log" |
-               sed "s/^ */piglit gate ($frontend): /" >>"$CK_BUILD/failed-tests"
-         fi
-         [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($frontend)"
+         timed "piglit gate ($frontend)" run_piglit_gate "$frontend"
       done
    fi
+   print_test_times "$((SECONDS - start))"
    note "tests took $((SECONDS - start))s"
    [ ! -s "$CK_BUILD/failed-tests" ] || { echo "failed:"; sed 's/^/  /' "$CK_BUILD/failed-tests"; }
    printf 'tests: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
