@@ -2,7 +2,7 @@
 
 build_help() {
    cat <<EOF
-usage: tools/ck build [--jobs N]
+usage: tools/ck build [--jobs N] [--mesa 22.3.6|25.0.7]
 
 Installs missing Debian packages, fetches Mesa $MESA_DEB_VERSION with
 'apt-get source' and checks its checksums, applies patches/series in order,
@@ -10,6 +10,11 @@ then builds this project and Mesa (LLVM 14) under $CK_BUILD.
 Re-running rebuilds only what changed; Mesa's tree is re-patched only when
 the series changed. A failed build removes $CK_BUILD_OK, so 'ck run' refuses
 to use a half-built Mesa.
+
+--mesa 25.0.7 builds the next Mesa instead, beside the pinned one (issue
+55): rusticl on llvmpipe and zink, and lavapipe, under $CK_BUILD/mesa-25.0.7
+(tools/lib/mesa25.sh says how its tools come from Debian's archive), with
+the series of patches/25.0.7/ where there is one.
 EOF
 }
 
@@ -158,14 +163,25 @@ build_mesa_tree() {
 }
 
 cmd_build() {
+   local mesa=$MESA_VERSION
    while [ $# -gt 0 ]; do
       case "$1" in
          --jobs) CK_JOBS=$2; shift ;;
+         --mesa)
+            case "${2:-}" in
+               "$MESA_VERSION"|"$MESA25_VERSION") mesa=$2 ;;
+               *) die "--mesa takes $MESA_VERSION (the pinned Mesa) or $MESA25_VERSION (the next one)" ;;
+            esac
+            shift ;;
          -h|--help) build_help; return 0 ;;
          *) build_help >&2; die "unknown option '$1'" ;;
       esac
       shift
    done
+   if [ "$mesa" = "$MESA25_VERSION" ]; then
+      cmd_build25
+      return
+   fi
    mkdir -p "$CK_BUILD"
    rm -f "$CK_BUILD_OK"
    ensure_packages

@@ -2,7 +2,7 @@
 
 run_help() {
    cat <<EOF2
-usage: tools/ck run [--frontend clover|rusticl] [--] PROGRAM [ARGS...]
+usage: tools/ck run [--frontend clover|rusticl | --mesa 25.0.7 [--driver llvmpipe|zink]] [--] PROGRAM [ARGS...]
 
 Runs any unmodified OpenCL program (clinfo, piglit, your application) on the
 patched Mesa in $CK_MESA_BUILD: it points the ICD loader at that build
@@ -11,7 +11,26 @@ and the driver directory GALLIUM_PIPE_SEARCH_DIR; rusticl:
 RUSTICL_ENABLE=llvmpipe). The frontend is Clover unless --frontend or
 CK_FRONTEND says otherwise. LP_NUM_THREADS, if set, picks llvmpipe's number
 of compute threads. 'tools/ck env' prints the same settings.
+
+--mesa 25.0.7 [--driver llvmpipe|zink] runs it on rusticl of the next Mesa
+instead ('tools/ck build --mesa 25.0.7', unpatched until its series lands:
+no cooperative kernels there yet), on llvmpipe or on zink over the
+build's lavapipe.
 EOF2
+}
+
+# run_on_mesa25 ARGS...: 'run --mesa 25.0.7 [--driver D] [--] PROGRAM ...'.
+run_on_mesa25() {
+   local driver=llvmpipe
+   if [ "${1:-}" = --driver ]; then
+      driver=${2:-}
+      shift 2
+   fi
+   [ "${1:-}" = -- ] && shift
+   [ $# -gt 0 ] || { run_help >&2; die "run needs a program"; }
+   [ -f "$CK25_BUILD_OK" ] || die "no finished Mesa $MESA25_VERSION build: run 'tools/ck build --mesa $MESA25_VERSION'"
+   eval "$(mesa25_env_exports "$driver")"
+   exec "$@"
 }
 
 # parse_frontend ARGS...: when ARGS start with --frontend NAME, sets
@@ -28,6 +47,11 @@ parse_frontend() {
 
 cmd_run() {
    case "${1:-}" in -h|--help) run_help; return 0 ;; esac
+   if [ "${1:-}" = --mesa ]; then
+      [ "${2:-}" = "$MESA25_VERSION" ] || die "--mesa takes $MESA25_VERSION (the pinned Mesa is the default)"
+      shift 2
+      run_on_mesa25 "$@"
+   fi
    if parse_frontend "$@"; then shift 2; fi
    [ "${1:-}" = -- ] && shift
    [ $# -gt 0 ] || { run_help >&2; die "run needs a program"; }
