@@ -109,8 +109,9 @@ ck25_fetch_lock() {
 # meson (Debian's python3, which has mako), bindgen (built here).
 ck25_toolchain() {
    ck25_fetch_lock
-   local stamp=$CK25_TOOLS/.lock-sha256 want
-   want=$(sha256_of "$CK25_LOCK")
+   # unpacked again when the lock or this file changes
+   local stamp=$CK25_TOOLS/.stamp want
+   want=$(cat "$CK25_LOCK" "$CK_ROOT/tools/lib/mesa25.sh" | sha256sum | cut -d' ' -f1)
    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
       step "unpacking the packages of $(basename "$CK25_LOCK") into $CK25_TOOLS"
       rm -rf "$CK25_TOOLS"
@@ -119,11 +120,15 @@ ck25_toolchain() {
       for deb in "$CK25_DEBS"/*.deb; do
          dpkg-deb -x "$deb" "$CK25_TOOLS"
       done
-      # the -dev packages' pkg-config files and link name, moved with them
+      # the -dev packages' pkg-config files moved with them, and the
+      # translator's link name to LLVM 15's library (the system's
+      # libLLVMSPIRVLib.so is LLVM 14's: linked to it, rusticl crashed in
+      # its first build, libLLVM-14 and -15 in one process)
+      local lib=$CK25_TOOLS/usr/lib/x86_64-linux-gnu
       sed -i "s|^prefix=.*|prefix=$CK25_TOOLS/usr|" "$CK25_TOOLS/usr/lib/pkgconfig/libclc.pc"
-      sed -i "s|^libdir=.*|libdir=/usr/lib/x86_64-linux-gnu|; s|^includedir=.*|includedir=$CK25_TOOLS/usr/include|" \
-         "$CK25_TOOLS/usr/lib/x86_64-linux-gnu/pkgconfig/LLVMSPIRVLib.pc"
-      rm "$CK25_TOOLS/usr/lib/x86_64-linux-gnu/libLLVMSPIRVLib.so"
+      sed -i "s|^libdir=.*|libdir=$lib|; s|^includedir=.*|includedir=$CK25_TOOLS/usr/include|" \
+         "$lib/pkgconfig/LLVMSPIRVLib.pc"
+      ln -sfn /usr/lib/x86_64-linux-gnu/libLLVMSPIRVLib.so.15 "$lib/libLLVMSPIRVLib.so"
       ck25_wrapper rustc "LD_LIBRARY_PATH=$CK25_TOOLS/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" \
          "$CK25_TOOLS/usr/bin/rustc"
       ck25_wrapper cargo "LD_LIBRARY_PATH=$CK25_TOOLS/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH} RUSTC=$CK25_TOOLS/bin/rustc" \
@@ -149,9 +154,9 @@ ck25_wrapper() {
 # finds for its include paths: the first on PATH is 14's, whose
 # emmintrin.h libclang 15 rejects).
 ck25_bindgen() {
-   if [ ! -x "$CK25_TOOLS/usr/bin/bindgen-0.71.1" ]; then
+   local target=$CK25_BUILD/bindgen-target home=$CK25_BUILD/cargo-home
+   if [ ! -x "$target/release/bindgen" ]; then
       step "building bindgen 0.71.1 from Debian's crate sources (cargo, offline)"
-      local target=$CK25_BUILD/bindgen-target home=$CK25_BUILD/cargo-home
       mkdir -p "$home"
       cat >"$home/config.toml" <<EOF
 [source.crates-io]
@@ -165,10 +170,9 @@ EOF
          --manifest-path "$CK_ROOT/tools/toolchain/bindgen/Cargo.toml" --target-dir "$target" \
          ${CK_JOBS:+-j "$CK_JOBS"} >"$CK25_BUILD/bindgen.build.log" 2>&1 ||
          { tail -n 30 "$CK25_BUILD/bindgen.build.log" >&2; die "building bindgen failed"; }
-      cp "$target/release/bindgen" "$CK25_TOOLS/usr/bin/bindgen-0.71.1"
    fi
    ck25_wrapper bindgen "LIBCLANG_PATH=/usr/lib/llvm-15/lib CLANG_PATH=/usr/bin/clang-15" \
-      "$CK25_TOOLS/usr/bin/bindgen-0.71.1"
+      "$target/release/bindgen"
 }
 
 ck25_fetch_mesa() {
@@ -242,7 +246,8 @@ rust = ['$CK25_TOOLS/bin/rustc']
 bindgen = '$CK25_TOOLS/bin/bindgen'
 EOF
    local want
-   want=$(printf '%s\n' "${MESA25_OPTIONS[@]}" "$(git -C "$CK25_MESA_SRC" rev-parse HEAD)")
+   want=$(printf '%s\n' "${MESA25_OPTIONS[@]}" "$(git -C "$CK25_MESA_SRC" rev-parse HEAD)" \
+      "$(cat "$CK25_TOOLS/.stamp")")
    if [ "$(cat "$CK25_MESA_BUILD/.ck-options" 2>/dev/null)" != "$want" ]; then
       step "configuring Mesa $MESA25_VERSION (log: $CK25_MESA_BUILD.setup.log)"
       rm -rf "$CK25_MESA_BUILD"
