@@ -48,12 +48,17 @@ EOF
 
 baseline_help() {
    cat <<EOF
-usage: tools/ck piglit-baseline [--frontend clover|rusticl]
+usage: tools/ck piglit-baseline [--frontend clover|rusticl | --mesa 25.0.7 [--driver llvmpipe|zink]]
 
 Builds *unpatched* Mesa $MESA_DEB_VERSION (same toolchain and options) into
 $CK_BUILD/unpatched/mesa, runs the same piglit profile on the frontend
 (default Clover) and rewrites its expectation file (see 'piglit --help').
 Never edit those files by hand: regenerate them with this command.
+
+--mesa 25.0.7 runs the profile on rusticl of the next Mesa's build
+('tools/ck build --mesa 25.0.7', unpatched while patches/25.0.7 has no
+series) on llvmpipe or on zink over lavapipe, and writes
+tests/piglit/cl-25.0.7-rusticl-DRIVER.expected.
 EOF
 }
 
@@ -62,15 +67,17 @@ name_regex() {
    printf '^%s$' "$(printf '%s' "$1" | sed 's/[][\.*^$()+?{}|]/\\&/g')"
 }
 
-# run_piglit MESA_BUILD ICD_DIR RESULTS [piglit args...]: the cl profile with
-# an empty shader cache of its own (RESULTS.shader-cache), never the user's.
+# run_piglit ENV RESULTS [piglit args...]: the cl profile, in the
+# environment that the shell exports ENV set (mesa_env_exports or
+# mesa25_env_exports), with an empty shader cache of its own
+# (RESULTS.shader-cache), never the user's.
 run_piglit() {
-   local build=$1 icd=$2 results=$3
-   shift 3
+   local env=$1 results=$2
+   shift 2
    command -v piglit >/dev/null || die "piglit is not installed (apt-get install piglit)"
    rm -rf "$results" "$results.shader-cache"
    (
-      eval "$(mesa_env_exports "$build" "$icd")"
+      eval "$env"
       unset MESA_SHADER_CACHE_DISABLE
       export MESA_SHADER_CACHE_DIR=$results.shader-cache
       piglit run cl "${PIGLIT_EXCLUDES[@]}" --timeout "$PIGLIT_TIMEOUT" "$@" \
@@ -79,11 +86,11 @@ run_piglit() {
    rm -rf "$results.shader-cache"
 }
 
-# rerun_alone MESA_BUILD ICD_DIR RESULTS NAME...: runs the named tests one at
-# a time with the long limit into RESULTS (nothing if no name).
+# rerun_alone ENV RESULTS NAME...: runs the named tests one at a time with
+# the long limit into RESULTS (nothing if no name).
 rerun_alone() {
-   local build=$1 icd=$2 results=$3
-   shift 3
+   local env=$1 results=$2
+   shift 2
    rm -rf "$results"
    [ $# -gt 0 ] || return 0
    local name filters=()
@@ -91,7 +98,7 @@ rerun_alone() {
       filters+=(-t "$(name_regex "$name")")
    done
    step "re-running alone with ${PIGLIT_LONG_TIMEOUT}s: $*"
-   run_piglit "$build" "$icd" "$results" -1 --timeout "$PIGLIT_LONG_TIMEOUT" "${filters[@]}"
+   run_piglit "$env" "$results" -1 --timeout "$PIGLIT_LONG_TIMEOUT" "${filters[@]}"
 }
 
 cmd_piglit() {
@@ -120,11 +127,13 @@ cmd_piglit() {
    done < <(awk -F'\t' '/^timeout / {print substr($1, 9)}' "$expectation")
    step "piglit cl profile on the patched Mesa, $CK_FRONTEND (results: $results)"
    local start=$SECONDS
-   run_piglit "$CK_MESA_BUILD" "$CK_ICD_DIR" "$results" "${filters[@]}" "${excludes[@]}"
+   local env
+   env=$(mesa_env_exports "$CK_MESA_BUILD" "$CK_ICD_DIR")
+   run_piglit "$env" "$results" "${filters[@]}" "${excludes[@]}"
    local again=()
    mapfile -t again < <(python3 "$CK_ROOT/tools/piglit_gate.py" timeouts "$results" \
       --passed-in "$expectation")
-   rerun_alone "$CK_MESA_BUILD" "$CK_ICD_DIR" "$results-alone" "${again[@]}"
+   rerun_alone "$env" "$results-alone" "${again[@]}"
    note "piglit ran in $((SECONDS - start))s"
    local extra=()
    [ ${#filters[@]} -gt 0 ] && extra+=(--subset)
@@ -155,27 +164,45 @@ ensure_unpatched_build() {
 }
 
 cmd_piglit_baseline() {
+   local mesa=$MESA_VERSION driver=llvmpipe
    while [ $# -gt 0 ]; do
       case "$1" in
          --frontend) parse_frontend "$@"; shift ;;
+         --mesa) mesa=${2:-}; shift ;;
+         --driver) driver=${2:-}; shift ;;
          -h|--help) baseline_help; return 0 ;;
          *) baseline_help >&2; die "unknown option '$1'" ;;
       esac
       shift
    done
-   ensure_unpatched_build
-   local results expectation
-   results=$(piglit_results_dir "$CK_BUILD/unpatched")
-   expectation=$(piglit_expectation)
-   step "piglit cl profile on unpatched Mesa, $CK_FRONTEND (results: $results)"
-   run_piglit "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD" "$results"
+   local results expectation env header
+   case "$mesa" in
+      "$MESA_VERSION")
+         ensure_unpatched_build
+         results=$(piglit_results_dir "$CK_BUILD/unpatched")
+         expectation=$(piglit_expectation)
+         env=$(mesa_env_exports "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD")
+         header="unpatched Mesa $MESA_DEB_VERSION, $CK_FRONTEND, LLVM 14" ;;
+      "$MESA25_VERSION")
+         # Mesa 25.0.7 has no series yet: its build is the unpatched one
+         [ ! -s "$CK25_PATCHES/series" ] ||
+            die "Mesa $MESA25_VERSION's build carries patches/$MESA25_VERSION: an unpatched build for the baseline is not there yet"
+         [ -f "$CK25_BUILD_OK" ] || cmd_build25
+         results=$CK25_BUILD/piglit-results-$driver
+         expectation=$CK_ROOT/tests/piglit/cl-$MESA25_VERSION-rusticl-$driver.expected
+         env=$(mesa25_env_exports "$driver")
+         header="unpatched Mesa $MESA25_DEB_VERSION, rusticl on $driver, LLVM 15" ;;
+      *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
+   esac
+   step "piglit cl profile on $header (results: $results)"
+   run_piglit "$env" "$results"
    local timed_out=()
    mapfile -t timed_out < <(python3 "$CK_ROOT/tools/piglit_gate.py" timeouts "$results")
-   rerun_alone "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD" "$results-alone" "${timed_out[@]}"
+   rerun_alone "$env" "$results-alone" "${timed_out[@]}"
    local rerun=()
    [ -d "$results-alone" ] && rerun=(--rerun "$results-alone")
    mkdir -p "$(dirname "$expectation")"
    python3 "$CK_ROOT/tools/piglit_gate.py" record "$results" "$expectation" "${rerun[@]}" \
       --timeout "$PIGLIT_TIMEOUT" \
-      --header "unpatched Mesa $MESA_DEB_VERSION, $CK_FRONTEND, LLVM 14, LP_NUM_THREADS=${LP_NUM_THREADS:-default}, empty shader cache, timeout ${PIGLIT_TIMEOUT}s (${PIGLIT_LONG_TIMEOUT}s alone for tests that timed out)"
+      --header "$header, LP_NUM_THREADS=${LP_NUM_THREADS:-default}, empty shader cache, timeout ${PIGLIT_TIMEOUT}s (${PIGLIT_LONG_TIMEOUT}s alone for tests that timed out)"
 }
