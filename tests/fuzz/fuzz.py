@@ -492,6 +492,7 @@ def configs_from_args(a, logdir):
             # units in use: the cap's, under cap:K
             in_use = min(units, int(policy[4:])) if policy.startswith("cap:") else units
             configs.append(Config(name, e, in_use, list(range(1, 4 * units + 1)),
+                                  options=a.rusticl_options if fe == "rusticl" else "",
                                   reuse_binary=fe in a.reuse_binary.split(",")))
     for c in configs:
         c.worker = Worker(c.name, c.env, logdir, c.options)
@@ -1108,6 +1109,10 @@ def main():
     ap.add_argument("--pocl-options", default="-cl-opt-disable",
                     help="build options of the reference: PoCL 3.1's optimizations miscompile a "
                     "divergent loop after a barrier (tests/fuzz/known/pocl-divergent-loop.cl)")
+    ap.add_argument("--rusticl-options", default="-cl-std=CL3.0",
+                    help="rusticl's build options: OpenCL C 3.0, so that the blocking blocks' "
+                    "relaxed atomic waits are atomic_load_explicit there (Clover compiles OpenCL C "
+                    "1.1, PoCL 3.1 1.2: the volatile load)")
     ap.add_argument("--launches", type=int, default=4,
                     help="values of N per configuration (a launch takes milliseconds; the compile "
                     "at the first one most of the time)")

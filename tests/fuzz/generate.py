@@ -115,6 +115,21 @@ BLOCKING_LOADS = {  # how a waiting work-item reads the word it waits on
     "volatile": "(*(volatile global uint *)&{})",
     "rmw": "atomic_add(&{}, 0u)",
 }
+# OpenCL C 3.0's form: a relaxed atomic_load_explicit (the load SPIR-V's
+# OpAtomicLoad becomes, a coherent load in NIR), where the compiler is
+# OpenCL C 3.0 (rusticl built with -cl-std=CL3.0); the volatile load
+# elsewhere (Clover's OpenCL C 1.1, PoCL's 1.2), the same program. Half the
+# volatile waits take it, drawn from a stream of their own.
+ATOMIC_LOAD = "CK_RELAXED_LOAD({})"
+ATOMIC_LOAD_MACRO = [
+    "/* a blocking block's relaxed atomic wait, where OpenCL C 3.0 has it */",
+    "#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 300",
+    "#define CK_RELAXED_LOAD(w) atomic_load_explicit((volatile global atomic_uint *)&(w), "
+    "memory_order_relaxed, memory_scope_device)",
+    "#else",
+    "#define CK_RELAXED_LOAD(w) (*(volatile global uint *)&(w))",
+    "#endif",
+]
 PLAIN_OPS = {  # a slot's operation as a plain read-modify-write
     "add": "{0} + {1}", "xor": "{0} ^ {1}", "or": "{0} | {1}", "and": "{0} & {1}",
     "min": "min({0}, {1})", "max": "max({0}, {1})",
@@ -167,6 +182,7 @@ class Gen:
         # the blocking blocks have a random stream of their own, so that a
         # seed's program is otherwise the one it was before they came
         self.rb = random.Random(seed ^ 0xB10C)
+        self.ra = random.Random(seed ^ 0xA70)  # the atomic form's draws
         self.blocking = []     # (kind, load form, uniform) of each block
         # a blocking block's slots are its own: some it writes with plain
         # read-modify-writes (under its lock) or reads before its phase ends
@@ -622,9 +638,11 @@ class Gen:
         keep = self.rid()
         kind = self.rb.choice(BLOCKING_KINDS)
         form = self.rb.choice(sorted(BLOCKING_LOADS))
+        if form == "volatile" and self.ra.random() < 0.5:
+            form = "atomic"
         uniform = self.rb.random() < 0.5
         trip = f"({loop_var} & 3u)" if loop_var else "0u"
-        load = lambda word: BLOCKING_LOADS[form].format(word)
+        load = lambda word: (ATOMIC_LOAD if form == "atomic" else BLOCKING_LOADS[form]).format(word)
         # the wait loop, run by work-item 0 alone or by every work-item
         wait = lambda cond: ((["if (get_local_id(0) == 0)"] if not uniform else [])
                              + [("   " if not uniform else "") + l
@@ -936,6 +954,7 @@ class Gen:
         out += ["/* helpers that hold global barriers take the fallback's sync words too */",
                 "#if defined(cl_ext_cooperative_kernels) && !defined(CK_DEFINE_AWAY)",
                 "#define SYNC_ARG", "#else", "#define SYNC_ARG , ck_sync", "#endif"]
+        out += ATOMIC_LOAD_MACRO
         out += self.struct_text
         text = "\n".join(body_lines)
         used, todo = set(), [n for n in self.helpers if re.search(rf"\b{n}\(", text)]

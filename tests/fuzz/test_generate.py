@@ -171,9 +171,21 @@ class GenerateTest(unittest.TestCase):
                 for slot in own:
                     self.assertNotIn(f"&res[{slot}]", rest, f"seed {seed}: slot {slot}")
                     self.assertIn(slot, info["expected"], f"seed {seed}: slot {slot}")
-        want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS for f in generate.BLOCKING_LOADS
-                for u in ("uniform", "divergent")}
+        want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS
+                for f in list(generate.BLOCKING_LOADS) + ["atomic"] for u in ("uniform", "divergent")}
         self.assertEqual(seen, want)
+
+    def test_atomic_waits_fall_back_before_opencl_c_3(self):
+        # the relaxed atomic wait is a macro: atomic_load_explicit where the
+        # compiler is OpenCL C 3.0, the volatile load elsewhere
+        src, info = next((s, i) for s, i in (generate.generate(seed, 3) for seed in range(1, 60))
+                         if any("/atomic/" in b for b in i["blocking"]))
+        self.assertIn("CK_RELAXED_LOAD(ctr[", kernel_body(src))
+        macro = "\n".join(generate.ATOMIC_LOAD_MACRO)
+        self.assertIn(macro, src)
+        self.assertRegex(macro, r"__OPENCL_C_VERSION__ >= 300\n#define CK_RELAXED_LOAD\(w\) "
+                         r"atomic_load_explicit.*memory_order_relaxed.*\n#else\n"
+                         r"#define CK_RELAXED_LOAD\(w\) \(\*\(volatile global uint \*\)")
 
     def test_dropped_blocks_expect_their_first_values(self):
         for seed in range(1, 40):
@@ -206,8 +218,8 @@ class GenerateTest(unittest.TestCase):
             final_hash = str(info["res_words"] - 1)
             self.assertEqual(written - {final_hash}, set(info["expected"]), f"seed {seed}")
             seen.update(info["blocking"])
-        want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS for f in generate.BLOCKING_LOADS
-                for u in ("uniform", "divergent")}
+        want = {f"{k}/{f}/{u}" for k in generate.BLOCKING_KINDS
+                for f in list(generate.BLOCKING_LOADS) + ["atomic"] for u in ("uniform", "divergent")}
         self.assertEqual(seen, want)
 
     def test_invalid_variants_are_marked(self):
@@ -335,10 +347,14 @@ class ConfigTest(unittest.TestCase):
         # first long run with ordinary variants hung at cap:1 with N = 2)
         a = argparse.Namespace(units="2,3", platforms="rusticl", pocl_icd=None, out="/tmp",
                                rusticl_icd="/nonexistent", clover_icd=None, pipe_dir=None,
-                               policies="never,default,cap:1", reuse_binary="")
-        units = {c.name: c.units for c in fuzz.configs_from_args(a, "/tmp")}
+                               policies="never,default,cap:1", reuse_binary="",
+                               rusticl_options="-cl-std=CL3.0")
+        configs = fuzz.configs_from_args(a, "/tmp")
+        units = {c.name: c.units for c in configs}
         self.assertEqual(units, {"rusticl/never/2u": 2, "rusticl/default/3u": 3,
                                  "rusticl/cap:1/2u": 1})
+        # rusticl compiles OpenCL C 3.0: the relaxed atomic waits
+        self.assertEqual({c.options for c in configs}, {"-cl-std=CL3.0"})
 
 
 class FakeWorker:
