@@ -953,6 +953,36 @@ TEST(InvariantsDeathTest, ABrokenInvariantStopsTheProcess)
       "active \\+ offers <= kernel.max_groups");
 }
 
+// rusticl never destroys its screen, so its scheduler is never destroyed:
+// the trace must still be written when the process exits (tools/ck demo
+// --frontend rusticl wrote none before).
+TEST(Trace, IsWrittenAtExitByASchedulerNeverDestroyed)
+{
+   char directory[] = "/tmp/ck-trace-XXXXXX";
+   ASSERT_NE(mkdtemp(directory), nullptr);
+   const std::string path = std::string(directory) + "/trace.json";
+   EXPECT_EXIT(
+      {
+         // held by a static, as a frontend's global holds it (reachable:
+         // no leak for LeakSanitizer)
+         static ck_scheduler *scheduler = make_scheduler(2, "default", path.c_str()).release();
+         CountingKernel ordinary(3);
+         wait_or_die(ck_scheduler_launch(scheduler, run_kernel<CountingKernel>, &ordinary, 3));
+         std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+   std::stringstream text;
+   text << std::ifstream(path).rdbuf();
+   std::remove(path.c_str());
+   rmdir(directory);
+   const nlohmann::json trace = nlohmann::json::parse(text.str(), nullptr, false);
+   ASSERT_FALSE(trace.is_discarded()) << "no trace, or not JSON:\n" << text.str();
+   unsigned launches = 0;
+   for (const nlohmann::json &event : trace["traceEvents"])
+      launches += event.value("name", "").rfind("ordinary launch", 0) == 0;
+   EXPECT_EQ(launches, 1u);
+}
+
 TEST(Trace, IsWellFormedChromeJson)
 {
    char directory[] = "/tmp/ck-trace-XXXXXX";
