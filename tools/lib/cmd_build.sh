@@ -18,28 +18,37 @@ the series of patches/25.0.7/ where there is one.
 EOF
 }
 
-# Fetch Debian's Mesa source package and verify every file's checksum.
-fetch_mesa() {
-   local f ok=1
-   mkdir -p "$CK_DOWNLOADS"
-   for f in "${!MESA_SHA256[@]}"; do
-      [ -f "$CK_DOWNLOADS/$f" ] && [ "$(sha256_of "$CK_DOWNLOADS/$f")" = "${MESA_SHA256[$f]}" ] || ok=0
+# fetch_source_package DIR DEB_VERSION SUMS PREPARE APT...: Debian's source
+# package mesa=DEB_VERSION into DIR, every file checked against the
+# associative array named SUMS (file: SHA-256). When a file is missing,
+# PREPARE makes the source lists ready, then APT (an apt-get command line)
+# downloads the package.
+fetch_source_package() {
+   local dir=$1 version=$2 prepare=$4 f ok=1
+   local -n sums=$3
+   shift 4
+   mkdir -p "$dir"
+   for f in "${!sums[@]}"; do
+      [ -f "$dir/$f" ] && [ "$(sha256_of "$dir/$f")" = "${sums[$f]}" ] || ok=0
    done
    [ $ok -eq 1 ] && return 0
-   ensure_deb_src
-   step "fetching Debian source package mesa=$MESA_DEB_VERSION"
-   rm -rf "$CK_DOWNLOADS.tmp" && mkdir -p "$CK_DOWNLOADS.tmp"
-   (cd "$CK_DOWNLOADS.tmp" && apt-get source -q --download-only "mesa=$MESA_DEB_VERSION" >/dev/null 2>apt-source.log) ||
-      die "apt-get source mesa=$MESA_DEB_VERSION failed: $(tail -n 3 "$CK_DOWNLOADS.tmp/apt-source.log")"
-   for f in "${!MESA_SHA256[@]}"; do
-      [ -f "$CK_DOWNLOADS.tmp/$f" ] || die "source package has no $f"
+   "$prepare"
+   step "fetching Debian source package mesa=$version"
+   rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+   (cd "$dir.tmp" && "$@" source -q --download-only "mesa=$version" >/dev/null 2>apt-source.log) ||
+      die "apt-get source mesa=$version failed: $(tail -n 3 "$dir.tmp/apt-source.log")"
+   for f in "${!sums[@]}"; do
+      [ -f "$dir.tmp/$f" ] || die "source package has no $f"
       local sum
-      sum=$(sha256_of "$CK_DOWNLOADS.tmp/$f")
-      [ "$sum" = "${MESA_SHA256[$f]}" ] ||
-         die "checksum mismatch for $f: got $sum, expected ${MESA_SHA256[$f]}"
-      mv "$CK_DOWNLOADS.tmp/$f" "$CK_DOWNLOADS/$f"
+      sum=$(sha256_of "$dir.tmp/$f")
+      [ "$sum" = "${sums[$f]}" ] || die "checksum mismatch for $f: got $sum, expected ${sums[$f]}"
+      mv "$dir.tmp/$f" "$dir/$f"
    done
-   rm -rf "$CK_DOWNLOADS.tmp"
+   rm -rf "$dir.tmp"
+}
+
+fetch_mesa() {
+   fetch_source_package "$CK_DOWNLOADS" "$MESA_DEB_VERSION" MESA_SHA256 ensure_deb_src apt-get
 }
 
 # Unpack the source package, apply Debian's own quilt series, and commit the

@@ -55,6 +55,7 @@ CK25_NATIVE_FILE=$CK25_BUILD/native.ini
 CK25_PATCHES=$CK_ROOT/patches/$MESA25_VERSION
 CK25_BUILD_OK=$CK25_BUILD/build-ok
 CK25_ICD_DIR=$CK25_BUILD/icd-rusticl
+CK25_TOOLCHAIN_LAYOUT=2  # what ck25_toolchain makes of the lock's packages
 
 ck25_apt() {
    apt-get -q -o Dir::Etc::SourceList="$CK25_APT/sources.list" \
@@ -109,9 +110,10 @@ ck25_fetch_lock() {
 # meson (Debian's python3, which has mako), bindgen (built here).
 ck25_toolchain() {
    ck25_fetch_lock
-   # unpacked again when the lock or this file changes
+   # unpacked again (and Mesa reconfigured) when the lock or the layout
+   # below changes: bump CK25_TOOLCHAIN_LAYOUT with the unpacking
    local stamp=$CK25_TOOLS/.stamp want
-   want=$(cat "$CK25_LOCK" "$CK_ROOT/tools/lib/mesa25.sh" | sha256sum | cut -d' ' -f1)
+   want=$( { cat "$CK25_LOCK"; echo "layout $CK25_TOOLCHAIN_LAYOUT"; } | sha256sum | cut -d' ' -f1)
    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
       step "unpacking the packages of $(basename "$CK25_LOCK") into $CK25_TOOLS"
       rm -rf "$CK25_TOOLS"
@@ -176,26 +178,7 @@ EOF
 }
 
 ck25_fetch_mesa() {
-   local f ok=1
-   mkdir -p "$CK25_DOWNLOADS"
-   for f in "${!MESA25_SHA256[@]}"; do
-      [ -f "$CK25_DOWNLOADS/$f" ] && [ "$(sha256_of "$CK25_DOWNLOADS/$f")" = "${MESA25_SHA256[$f]}" ] || ok=0
-   done
-   [ $ok -eq 1 ] && return 0
-   ck25_apt_update
-   step "fetching Debian source package mesa=$MESA25_DEB_VERSION"
-   rm -rf "$CK25_DOWNLOADS.tmp" && mkdir -p "$CK25_DOWNLOADS.tmp"
-   (cd "$CK25_DOWNLOADS.tmp" && ck25_apt source --download-only "mesa=$MESA25_DEB_VERSION" >apt-source.log 2>&1) ||
-      die "apt-get source mesa=$MESA25_DEB_VERSION failed: $(tail -n 3 "$CK25_DOWNLOADS.tmp/apt-source.log")"
-   for f in "${!MESA25_SHA256[@]}"; do
-      [ -f "$CK25_DOWNLOADS.tmp/$f" ] || die "source package has no $f"
-      local sum
-      sum=$(sha256_of "$CK25_DOWNLOADS.tmp/$f")
-      [ "$sum" = "${MESA25_SHA256[$f]}" ] ||
-         die "checksum mismatch for $f: got $sum, expected ${MESA25_SHA256[$f]}"
-      mv "$CK25_DOWNLOADS.tmp/$f" "$CK25_DOWNLOADS/$f"
-   done
-   rm -rf "$CK25_DOWNLOADS.tmp"
+   fetch_source_package "$CK25_DOWNLOADS" "$MESA25_DEB_VERSION" MESA25_SHA256 ck25_apt_update ck25_apt
 }
 
 # Unpack with Debian's patches applied, a git tree whose tag ck-base the
