@@ -20,6 +20,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace ck::test {
@@ -953,30 +954,47 @@ TEST(InvariantsDeathTest, ABrokenInvariantStopsTheProcess)
       "active \\+ offers <= kernel.max_groups");
 }
 
+// A trace file in a directory of its own, parsed (discarded JSON if it is
+// missing or not JSON) and removed with its directory.
+struct TraceFile {
+   TraceFile()
+   {
+      if (!mkdtemp(directory))
+         throw std::runtime_error("mkdtemp failed");
+      path = std::string(directory) + "/trace.json";
+   }
+   nlohmann::json read_and_remove()
+   {
+      std::stringstream text;
+      text << std::ifstream(path).rdbuf();
+      std::remove(path.c_str());
+      rmdir(directory);
+      contents = text.str();
+      return nlohmann::json::parse(contents, nullptr, false);
+   }
+   char directory[21] = "/tmp/ck-trace-XXXXXX";
+   std::string path, contents;
+};
+
 // rusticl never destroys its screen, so its scheduler is never destroyed:
 // the trace must still be written when the process exits (tools/ck demo
 // --frontend rusticl wrote none before).
 TEST(Trace, IsWrittenAtExitByASchedulerNeverDestroyed)
 {
-   char directory[] = "/tmp/ck-trace-XXXXXX";
-   ASSERT_NE(mkdtemp(directory), nullptr);
-   const std::string path = std::string(directory) + "/trace.json";
+   TraceFile file;
    EXPECT_EXIT(
       {
          // held by a static, as a frontend's global holds it (reachable:
          // no leak for LeakSanitizer)
-         static ck_scheduler *scheduler = make_scheduler(2, "default", path.c_str()).release();
+         static ck_scheduler *scheduler =
+            make_scheduler(2, "default", file.path.c_str()).release();
          CountingKernel ordinary(3);
          wait_or_die(ck_scheduler_launch(scheduler, run_kernel<CountingKernel>, &ordinary, 3));
          std::exit(0);
       },
       ::testing::ExitedWithCode(0), "");
-   std::stringstream text;
-   text << std::ifstream(path).rdbuf();
-   std::remove(path.c_str());
-   rmdir(directory);
-   const nlohmann::json trace = nlohmann::json::parse(text.str(), nullptr, false);
-   ASSERT_FALSE(trace.is_discarded()) << "no trace, or not JSON:\n" << text.str();
+   const nlohmann::json trace = file.read_and_remove();
+   ASSERT_FALSE(trace.is_discarded()) << "no trace, or not JSON:\n" << file.contents;
    unsigned launches = 0;
    for (const nlohmann::json &event : trace["traceEvents"])
       launches += event.value("name", "").rfind("ordinary launch", 0) == 0;
@@ -985,11 +1003,9 @@ TEST(Trace, IsWrittenAtExitByASchedulerNeverDestroyed)
 
 TEST(Trace, IsWellFormedChromeJson)
 {
-   char directory[] = "/tmp/ck-trace-XXXXXX";
-   ASSERT_NE(mkdtemp(directory), nullptr);
-   const std::string path = std::string(directory) + "/trace.json";
+   TraceFile file;
    {
-      auto scheduler = make_scheduler(4, "default", path.c_str());
+      auto scheduler = make_scheduler(4, "default", file.path.c_str());
       Spinner kernel(4);
       ck_launch *cooperative = ck_scheduler_launch_cooperative(
          scheduler.get(), run_kernel<Spinner>, &kernel, kernel.context.data(), 4, nullptr);
@@ -1005,12 +1021,8 @@ TEST(Trace, IsWellFormedChromeJson)
       const ck_launch_stats stats = wait_or_die(cooperative);
       EXPECT_GE(stats.kills, 1u);
    }
-   std::stringstream text;
-   text << std::ifstream(path).rdbuf();
-   std::remove(path.c_str());
-   rmdir(directory);
-   const nlohmann::json trace = nlohmann::json::parse(text.str(), nullptr, false);
-   ASSERT_FALSE(trace.is_discarded()) << "not JSON:\n" << text.str();
+   const nlohmann::json trace = file.read_and_remove();
+   ASSERT_FALSE(trace.is_discarded()) << "not JSON:\n" << file.contents;
    ASSERT_TRUE(trace.contains("traceEvents") && trace["traceEvents"].is_array());
 
    // A member of an event that must be there, with the JSON type `is`.
