@@ -19,9 +19,10 @@ Builds if needed, then runs every test the project has:
      meson's opencl suite (piglit-format .cl tests and host programs), and
      every test must pass;
   3. the fuzz suite: the differential fuzzer's self-test (it must catch a
-     nondeterministic program, a hang and a wrong diagnostic), then fixed
-     seeds on PoCL and both frontends, and a run stopped by SIGTERM
-     (tests/fuzz/, 'tools/ck fuzz');
+     nondeterministic program, a blocking block that ends off the value
+     the generator computed, a hang and a wrong diagnostic), then fixed
+     seeds on PoCL and both frontends (one with its ordinary variant), and
+     a run stopped by SIGTERM (tests/fuzz/, 'tools/ck fuzz');
   4. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
 Prints each step's wall time at the end, as a table (also written to
 _build/test-times.tsv), then the name of each test that failed, then one
