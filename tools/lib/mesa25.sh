@@ -64,6 +64,8 @@ ck25_apt() {
       -o APT::Sandbox::User=root -o Debug::NoLocking=1 "$@"
 }
 
+# Reads the indexes once; lists from an earlier build are read again only
+# when a package is not found in them (ck25_fetch_lock).
 ck25_apt_update() {
    [ -f "$CK25_APT/updated" ] && return 0
    step "reading Debian's bookworm-backports, bookworm-security and trixie indexes (private apt lists)"
@@ -82,10 +84,9 @@ EOF
 }
 
 # Fetch each package of the lock (apt-get download PACKAGE=VERSION) whose
-# checked copy is missing, and check it. Sets CK25_FETCHED when any was.
+# checked copy is missing, and check it.
 ck25_fetch_lock() {
    local suite pkg version sum file
-   CK25_FETCHED=0
    mkdir -p "$CK25_DEBS"
    while read -r suite pkg version sum; do
       case "$suite" in ''|'#'*) continue ;; esac
@@ -93,14 +94,18 @@ ck25_fetch_lock() {
       [ -f "$file" ] && [ "$(sha256_of "$file")" = "$sum" ] && continue
       ck25_apt_update
       rm -rf "$CK25_DEBS.tmp" && mkdir -p "$CK25_DEBS.tmp"
-      (cd "$CK25_DEBS.tmp" && ck25_apt download "$pkg=$version" >download.log 2>&1) ||
-         die "$pkg $version is not in Debian's $suite any more (or the archive is out of reach):" \
-            "$(tail -n 2 "$CK25_DEBS.tmp/download.log")"
+      if ! (cd "$CK25_DEBS.tmp" && ck25_apt download "$pkg=$version" >download.log 2>&1); then
+         # the lists may be older than the lock: read them again, once
+         rm -f "$CK25_APT/updated"
+         ck25_apt_update
+         (cd "$CK25_DEBS.tmp" && ck25_apt download "$pkg=$version" >download.log 2>&1) ||
+            die "$pkg $version is not in Debian's $suite any more (or the archive is out of reach):" \
+               "$(tail -n 2 "$CK25_DEBS.tmp/download.log")"
+      fi
       local got
       got=$(sha256_of "$CK25_DEBS.tmp/${pkg}_"*.deb)
       [ "$got" = "$sum" ] || die "checksum mismatch for $pkg $version: got $got, expected $sum"
       mv "$CK25_DEBS.tmp/${pkg}_"*.deb "$file"
-      CK25_FETCHED=1
    done <"$CK25_LOCK"
    rm -rf "$CK25_DEBS.tmp"
 }
