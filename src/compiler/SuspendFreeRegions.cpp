@@ -38,6 +38,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
@@ -181,6 +182,9 @@ unsigned outlineSuspendFreeRegions(Function &Coroutine,
                             /*AggregateArgs=*/false, /*BFI=*/nullptr,
                             /*BPI=*/nullptr, /*AC=*/nullptr,
                             /*AllowVarArgs=*/false, /*AllowAlloca=*/false,
+#if LLVM_VERSION_MAJOR >= 15
+                            /*AllocationBlock=*/nullptr,
+#endif
                             "suspend_free");
     if (Extractor.isEligible() && Extractor.extractCodeRegion(Cache))
       ++Outlined;

@@ -12,6 +12,7 @@
 
 import os
 import re
+import subprocess
 import tempfile
 
 import lit.formats
@@ -46,6 +47,19 @@ config.substitutions.append(
     ('%ck-compile', '%s -load-pass-plugin %s -passes=ck-lower,ck-link-kernel-side'
      % (os.path.join(llvm_bin, 'opt'), plugin)))
 config.substitutions.append(('%llvm-spirv', param('llvm_spirv')))
+
+# Splitting coroutines as llvmpipe does, with the new pass manager (LLVM 15
+# has no legacy coroutine passes). LLVM 15 also marks a coroutine before
+# its split with the presplitcoroutine attribute, where LLVM 14 reads the
+# string attribute "coroutine.presplit"="0" that the tests are written with.
+llvm_major = int(subprocess.run([os.path.join(llvm_bin, 'llvm-config'), '--version'],
+                                check=True, capture_output=True, text=True).stdout.split('.')[0])
+config.substitutions.append(
+    ('%coro-split', "opt -passes='module(coro-early,cgscc(coro-split),coro-elide)' "
+                    "| opt -passes='module(coro-cleanup)'"))
+config.substitutions.append(
+    ('%coro-input', 'cat' if llvm_major < 15 else
+     "sed 's/\"coroutine.presplit\"=\"0\"/presplitcoroutine/'"))
 
 with open(param('context_header')) as header:
     words = re.findall(r'^\s*(CK_[A-Z0-9_]+)\s*=\s*(\d+)', header.read(), re.MULTILINE)

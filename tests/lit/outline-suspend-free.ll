@@ -9,8 +9,8 @@
 ;
 ; RUN: opt -load-pass-plugin %ck_plugin '-passes=ck-outline-suspend-free<min-coroutine-blocks=0;min-region-blocks=2>' -S %s | FileCheck %s
 ; RUN: opt -load-pass-plugin %ck_plugin -passes=ck-outline-suspend-free -S %s | FileCheck %s --check-prefix=SMALL
-; RUN: opt -enable-new-pm=0 -coro-early -coro-split -coro-elide %s | opt -enable-new-pm=0 -coro-cleanup | lli | FileCheck %s --check-prefix=RESULT
-; RUN: opt -load-pass-plugin %ck_plugin '-passes=ck-outline-suspend-free<min-coroutine-blocks=0;min-region-blocks=2>' %s | opt -enable-new-pm=0 -coro-early -coro-split -coro-elide | opt -enable-new-pm=0 -coro-cleanup | lli | FileCheck %s --check-prefix=RESULT
+; RUN: %coro-input %s | %coro-split | lli | FileCheck %s --check-prefix=RESULT
+; RUN: %coro-input %s | opt -load-pass-plugin %ck_plugin '-passes=ck-outline-suspend-free<min-coroutine-blocks=0;min-region-blocks=2>' | %coro-split | lli | FileCheck %s --check-prefix=RESULT
 
 ; CHECK-LABEL: define i8* @chunk(
 ; CHECK-NOT: alloca i32{{$}}
