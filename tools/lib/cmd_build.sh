@@ -51,8 +51,11 @@ fetch_mesa() {
    fetch_source_package "$CK_DOWNLOADS" "$MESA_DEB_VERSION" MESA_SHA256 ensure_deb_src apt-get
 }
 
-# Unpack the source package, apply Debian's own quilt series, and commit the
-# result as the tag ck-base: the tree our patches are made against.
+# Unpack the source package with Debian's own patches applied, and commit
+# the result as the tag ck-base: the tree our patches are made against.
+# The Mesa line's variables (CK_MESA_SRC, CK_DOWNLOADS, MESA_VERSION,
+# MESA_DEB_VERSION, CK_PATCHES) say which: Mesa 25.0.7's build sets them as
+# locals (mesa25.sh).
 unpack_mesa() {
    [ -f "$CK_MESA_SRC/.git/ck-base-ok" ] && return 0
    step "unpacking Mesa $MESA_DEB_VERSION"
@@ -61,12 +64,15 @@ unpack_mesa() {
    dpkg-source -q --no-check -x "$CK_DOWNLOADS/mesa_$MESA_DEB_VERSION.dsc" "$tmp" >/dev/null
    grep -q "^$MESA_VERSION\$" "$tmp/VERSION" ||
       die "unpacked Mesa reports version $(cat "$tmp/VERSION"), expected $MESA_VERSION"
-   local p
-   while read -r p; do
-      case "$p" in ''|'#'*) continue ;; esac
-      patch -d "$tmp" -p1 --batch --forward --quiet <"$tmp/debian/patches/$p" >/dev/null ||
-         die "Debian patch $p does not apply"
-   done <"$tmp/debian/patches/series"
+   # a "3.0 (quilt)" source package comes unpacked with its patches applied
+   if ! grep -q quilt "$tmp/debian/source/format" 2>/dev/null; then
+      local p
+      while read -r p; do
+         case "$p" in ''|'#'*) continue ;; esac
+         patch -d "$tmp" -p1 --batch --forward --quiet <"$tmp/debian/patches/$p" >/dev/null ||
+            die "Debian patch $p does not apply"
+      done <"$tmp/debian/patches/series"
+   fi
    git -C "$tmp" init -q
    git -C "$tmp" add -A
    git -C "$tmp" -c user.name=ck -c user.email=ck@localhost commit -q \
@@ -78,41 +84,44 @@ unpack_mesa() {
 
 series_hash() {
    {
-      cat "$CK_ROOT/patches/series"
+      cat "$CK_PATCHES/series" 2>/dev/null || true
+      [ -f "$CK_PATCHES/series" ] || return 0
       local p
       while read -r p; do
          case "$p" in ''|'#'*) continue ;; esac
-         [ -f "$CK_ROOT/patches/$p" ] || die "patches/series names '$p', which is not in patches/"
-         cat "$CK_ROOT/patches/$p"
-      done <"$CK_ROOT/patches/series"
+         [ -f "$CK_PATCHES/$p" ] || die "$CK_PATCHES/series names '$p', which is not there"
+         cat "$CK_PATCHES/$p"
+      done <"$CK_PATCHES/series"
    } | sha256sum | cut -d' ' -f1
 }
 
-# Apply patches/series on top of ck-base in a scratch worktree, then move the
-# source tree to the result: git rewrites only the files that differ, so
+# Apply CK_PATCHES/series on top of ck-base in a scratch worktree, then move
+# the source tree to the result: git rewrites only the files that differ, so
 # ninja rebuilds only what the series change touched.
 patch_mesa() {
    local want have=
    want=$(series_hash)
    [ -f "$CK_MESA_SRC/.git/ck-series-hash" ] && have=$(cat "$CK_MESA_SRC/.git/ck-series-hash")
    [ "$want" = "$have" ] && return 0
-   step "applying patches/series to Mesa"
+   step "applying ${CK_PATCHES#"$CK_ROOT/"}/series to Mesa $MESA_VERSION"
    rm -f "$CK_MESA_SRC/.git/ck-series-hash"
-   local wt=$CK_BUILD/mesa-patching p log=$CK_BUILD/patch.log
+   local line_dir
+   line_dir=$(dirname "$CK_MESA_SRC")
+   local wt=$line_dir/mesa-patching p log=$line_dir/patch.log
    rm -rf "$wt"
    git -C "$CK_MESA_SRC" worktree prune
    git -C "$CK_MESA_SRC" worktree add -q --detach "$wt" ck-base
-   while read -r p; do
+   [ -f "$CK_PATCHES/series" ] && while read -r p; do
       case "$p" in ''|'#'*) continue ;; esac
       if ! git -C "$wt" -c user.name=ck -c user.email=ck@localhost \
-            am -q --committer-date-is-author-date "$CK_ROOT/patches/$p" >"$log" 2>&1; then
-         printf 'ck: error: patch %s does not apply to Mesa %s:\n' "patches/$p" "$MESA_DEB_VERSION" >&2
+            am -q --committer-date-is-author-date "$CK_PATCHES/$p" >"$log" 2>&1; then
+         printf 'ck: error: patch %s does not apply to Mesa %s:\n' "${CK_PATCHES#"$CK_ROOT/"}/$p" "$MESA_DEB_VERSION" >&2
          grep -E '^(error|Patch failed|Applying|CONFLICT)' "$log" | sed 's/^/    /' >&2 || cat "$log" >&2
          git -C "$wt" am --abort >/dev/null 2>&1 || true
          git -C "$CK_MESA_SRC" worktree remove --force "$wt"
          exit 1
       fi
-   done <"$CK_ROOT/patches/series"
+   done <"$CK_PATCHES/series"
    local head
    head=$(git -C "$wt" rev-parse HEAD)
    git -C "$CK_MESA_SRC" worktree remove --force "$wt"
@@ -229,22 +238,36 @@ cmd_patch() {
 
 refresh_help() {
    cat <<EOF
-usage: tools/ck refresh-patches
+usage: tools/ck refresh-patches [--mesa $MESA_VERSION|$MESA25_VERSION]
 
-Rewrites patches/ and patches/series from the commits on top of ck-base in
-$CK_MESA_SRC (git format-patch). Edit Mesa there, commit, then run this.
+Rewrites the series (patches/ and patches/series; patches/$MESA25_VERSION/
+with --mesa $MESA25_VERSION) from the commits on top of ck-base in the Mesa
+tree ($CK_MESA_SRC, or $CK25_MESA_SRC) with git format-patch. Edit Mesa
+there, commit, then run this.
 EOF
 }
 
 cmd_refresh_patches() {
-   case "${1:-}" in -h|--help) refresh_help; return 0 ;; esac
+   case "${1:-}" in
+      -h|--help) refresh_help; return 0 ;;
+      --mesa)
+         case "${2:-}" in
+            "$MESA_VERSION") ;;
+            "$MESA25_VERSION")
+               local CK_MESA_SRC=$CK25_MESA_SRC CK_PATCHES=$CK25_PATCHES ;;
+            *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
+         esac ;;
+      '') ;;
+      *) refresh_help >&2; die "unknown option '$1'" ;;
+   esac
    [ -d "$CK_MESA_SRC/.git" ] || die "no Mesa tree at $CK_MESA_SRC: run 'tools/ck build' first"
    local n
    n=$(git -C "$CK_MESA_SRC" rev-list --count ck-base..HEAD)
    [ "$n" -gt 0 ] || die "no commits on top of ck-base in $CK_MESA_SRC"
-   rm -f "$CK_ROOT"/patches/*.patch
-   git -C "$CK_MESA_SRC" format-patch -q -N --no-signature --zero-commit -o "$CK_ROOT/patches" ck-base..HEAD
-   (cd "$CK_ROOT/patches" && ls -1 ./*.patch | sed 's|^\./||' >series)
+   mkdir -p "$CK_PATCHES"
+   rm -f "$CK_PATCHES"/*.patch
+   git -C "$CK_MESA_SRC" format-patch -q -N --no-signature --zero-commit -o "$CK_PATCHES" ck-base..HEAD
+   (cd "$CK_PATCHES" && ls -1 ./*.patch | sed 's|^\./||' >series)
    printf '%s\n' "$(series_hash)" >"$CK_MESA_SRC/.git/ck-series-hash"
-   note "wrote $n patches to patches/"
+   note "wrote $n patches to ${CK_PATCHES#"$CK_ROOT/"}/"
 }

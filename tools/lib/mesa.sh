@@ -24,6 +24,7 @@ MESA_OPTIONS=(
 CK_DOWNLOADS=$CK_BUILD/downloads
 CK_MESA_SRC=$CK_BUILD/mesa-src          # Debian's Mesa as a git repo, series applied
 CK_MESA_BUILD=$CK_BUILD/mesa            # meson build of the patched Mesa
+CK_PATCHES=$CK_ROOT/patches             # the series (patches/series) for this Mesa
 CK_PLUGIN_BUILD=$CK_BUILD/ck            # meson build of this project
 CK_ICD_DIR=$CK_BUILD/icd
 CK_NATIVE_FILE=$CK_BUILD/llvm14.ini

@@ -51,6 +51,7 @@ CK25_TOOLS=$CK25_BUILD/toolchain       # ... unpacked, and the wrappers in bin/
 CK25_DOWNLOADS=$CK25_BUILD/downloads   # Mesa's source package
 CK25_MESA_SRC=$CK25_BUILD/mesa-src
 CK25_MESA_BUILD=$CK25_BUILD/mesa
+CK25_PLUGIN_BUILD=$CK25_BUILD/ck      # this project, against LLVM 15
 CK25_NATIVE_FILE=$CK25_BUILD/native.ini
 CK25_PATCHES=$CK_ROOT/patches/$MESA25_VERSION
 CK25_BUILD_OK=$CK25_BUILD/build-ok
@@ -186,61 +187,63 @@ ck25_fetch_mesa() {
    fetch_source_package "$CK25_DOWNLOADS" "$MESA25_DEB_VERSION" MESA25_SHA256 ck25_apt_update ck25_apt
 }
 
-# Unpack with Debian's patches applied, a git tree whose tag ck-base the
-# series of CK25_PATCHES applies to (in order, when there is one).
+# Mesa 25.0.7's tree and series, through the same unpacking and patching
+# as the pinned Mesa's (cmd_build.sh), with this line's variables.
 ck25_unpack_and_patch() {
-   local want have=
-   want=$( { echo "$MESA25_DEB_VERSION"; cat "$CK25_PATCHES"/series "$CK25_PATCHES"/*.patch 2>/dev/null || true; } |
-           sha256sum | cut -d' ' -f1)
-   have=$(cat "$CK25_MESA_SRC/.git/ck-tree-hash" 2>/dev/null || true)
-   [ "$want" = "$have" ] && return 0
-   step "unpacking Mesa $MESA25_DEB_VERSION and applying its series ($CK25_PATCHES)"
-   local tmp=$CK25_MESA_SRC.tmp p
-   rm -rf "$tmp"
-   dpkg-source -q --no-check -x "$CK25_DOWNLOADS/mesa_$MESA25_DEB_VERSION.dsc" "$tmp" >/dev/null
-   grep -q "^$MESA25_VERSION\$" "$tmp/VERSION" ||
-      die "unpacked Mesa reports version $(cat "$tmp/VERSION"), expected $MESA25_VERSION"
-   git -C "$tmp" init -q
-   git -C "$tmp" add -A
-   git -C "$tmp" -c user.name=ck -c user.email=ck@localhost commit -q \
-      -m "Mesa $MESA25_DEB_VERSION (Debian source package, Debian patches applied)"
-   git -C "$tmp" tag ck-base
-   if [ -f "$CK25_PATCHES/series" ]; then
-      while read -r p; do
-         case "$p" in ''|'#'*) continue ;; esac
-         git -C "$tmp" -c user.name=ck -c user.email=ck@localhost \
-            am -q --committer-date-is-author-date "$CK25_PATCHES/$p" >"$CK25_BUILD/patch.log" 2>&1 ||
-            die "patch $p does not apply to Mesa $MESA25_VERSION ($CK25_BUILD/patch.log)"
-      done <"$CK25_PATCHES/series"
+   local CK_MESA_SRC=$CK25_MESA_SRC CK_DOWNLOADS=$CK25_DOWNLOADS CK_PATCHES=$CK25_PATCHES
+   local MESA_VERSION=$MESA25_VERSION MESA_DEB_VERSION=$MESA25_DEB_VERSION
+   unpack_mesa
+   patch_mesa
+}
+
+# This project's compiler plugin and scheduler, built against LLVM 15 for
+# the series' Mesa to link (pkg-config, ck25_env): Mesa 25 runs LLVM 15
+# with typed pointers, as the plugin's bitcode is built (src/protocol).
+ck25_build_plugin() {
+   step "building the cooperative-kernels plugin against LLVM 15 (log: $CK25_PLUGIN_BUILD.build.log)"
+   if [ ! -f "$CK25_PLUGIN_BUILD/build.ninja" ]; then
+      ck25_env "$CK25_TOOLS/bin/meson" setup "$CK25_PLUGIN_BUILD" "$CK_ROOT" \
+         --native-file "$CK25_NATIVE_FILE" --buildtype=debugoptimized >"$CK25_PLUGIN_BUILD.setup.log" 2>&1 ||
+         { tail -n 30 "$CK25_PLUGIN_BUILD.setup.log" >&2; rm -rf "$CK25_PLUGIN_BUILD"; die "configuring the plugin failed"; }
    fi
-   printf '%s\n' "$want" >"$tmp/.git/ck-tree-hash"
-   # the tree moves into place whole; the build directory reconfigures
-   rm -rf "$CK25_MESA_SRC"
-   mv "$tmp" "$CK25_MESA_SRC"
+   # what Mesa links; the project's tests build against the pinned Mesa
+   ck25_env ninja -C "$CK25_PLUGIN_BUILD" ${CK_JOBS:+-j "$CK_JOBS"} \
+      src/compiler/libck_compiler.a src/runtime/libck_runtime.a >"$CK25_PLUGIN_BUILD.build.log" 2>&1 ||
+      { grep -E -B2 -A12 'error|FAILED' "$CK25_PLUGIN_BUILD.build.log" | head -n 60 >&2; die "building the plugin failed"; }
 }
 
 ck25_env() {
    PATH=$CK25_TOOLS/bin:/usr/bin:/bin CCACHE_BASEDIR=$CK_BUILD \
    PYTHONPATH=$CK25_TOOLS/usr/lib/python3/dist-packages \
-   PKG_CONFIG_PATH=$CK25_TOOLS/usr/lib/pkgconfig:$CK25_TOOLS/usr/lib/x86_64-linux-gnu/pkgconfig \
+   PKG_CONFIG_PATH=$CK25_PLUGIN_BUILD/meson-uninstalled:$CK25_TOOLS/usr/lib/pkgconfig:$CK25_TOOLS/usr/lib/x86_64-linux-gnu/pkgconfig \
       "$@"
 }
 
-ck25_build_mesa() {
+ck25_write_native_file() {
    cat >"$CK25_NATIVE_FILE" <<EOF
 [binaries]
 llvm-config = '/usr/bin/llvm-config-15'
 rust = ['$CK25_TOOLS/bin/rustc']
 bindgen = '$CK25_TOOLS/bin/bindgen'
 EOF
+}
+
+ck25_build_mesa() {
+   # the series from the patch that adds the cooperative-kernels option on
+   # must find the plugin: a configure that cannot fails
+   local options=("${MESA25_OPTIONS[@]}")
+   grep -q "'cooperative-kernels'" "$CK25_MESA_SRC/meson_options.txt" &&
+      options+=(-Dcooperative-kernels=enabled)
    local want
-   want=$(printf '%s\n' "${MESA25_OPTIONS[@]}" "$(git -C "$CK25_MESA_SRC" rev-parse HEAD)" \
-      "$(cat "$CK25_TOOLS/.stamp")")
+   # (a new series needs no new configure: patch_mesa rewrites only the
+   # files that change, and ninja rebuilds what they touch)
+   want=$(printf '%s\n' "${options[@]}" "$(cat "$CK25_TOOLS/.stamp")" \
+      "plugin=$CK25_PLUGIN_BUILD:$CK_ROOT")
    if [ "$(cat "$CK25_MESA_BUILD/.ck-options" 2>/dev/null)" != "$want" ]; then
       step "configuring Mesa $MESA25_VERSION (log: $CK25_MESA_BUILD.setup.log)"
       rm -rf "$CK25_MESA_BUILD"
       ck25_env "$CK25_TOOLS/bin/meson" setup "$CK25_MESA_BUILD" "$CK25_MESA_SRC" \
-         --native-file "$CK25_NATIVE_FILE" "${MESA25_OPTIONS[@]}" >"$CK25_MESA_BUILD.setup.log" 2>&1 ||
+         --native-file "$CK25_NATIVE_FILE" "${options[@]}" >"$CK25_MESA_BUILD.setup.log" 2>&1 ||
          { tail -n 30 "$CK25_MESA_BUILD.setup.log" >&2; rm -rf "$CK25_MESA_BUILD"; die "configuring Mesa $MESA25_VERSION failed"; }
       printf '%s\n' "$want" >"$CK25_MESA_BUILD/.ck-options"
    fi
@@ -267,6 +270,8 @@ cmd_build25() {
    ck25_toolchain
    ck25_fetch_mesa
    ck25_unpack_and_patch
+   ck25_write_native_file
+   ck25_build_plugin
    ck25_build_mesa
    ck25_write_icds
    git -C "$CK25_MESA_SRC" rev-parse HEAD >"$CK25_BUILD_OK"
