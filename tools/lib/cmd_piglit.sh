@@ -27,7 +27,8 @@ piglit_results_dir() {
 
 piglit_help() {
    cat <<EOF
-usage: tools/ck piglit [--frontend clover|rusticl] [--results DIR] [-t REGEX]...
+usage: tools/ck piglit [--frontend clover|rusticl | --mesa $MESA25_VERSION [--driver llvmpipe|zink]]
+                      [--results DIR] [-t REGEX]...
 
 Runs Debian's piglit 'cl' profile (without ${PIGLIT_EXCLUDES[*]}) on a
 frontend of the patched Mesa (default Clover) and compares every result
@@ -43,6 +44,10 @@ timed out unpatched at the same limit too; either way it is re-run alone
 with ${PIGLIT_LONG_TIMEOUT}s and both results are printed, and only in that
 case does the re-run's result stand for it.
 -t limits the run to matching tests.
+
+--mesa $MESA25_VERSION runs it on rusticl of the next Mesa's build, with its
+series (patches/$MESA25_VERSION), on llvmpipe or on zink over lavapipe, against
+tests/piglit/cl-$MESA25_VERSION-rusticl-DRIVER.expected (unpatched $MESA25_VERSION).
 EOF
 }
 
@@ -102,10 +107,12 @@ rerun_alone() {
 }
 
 cmd_piglit() {
-   local results="" filters=()
+   local results="" filters=() mesa=$MESA_VERSION driver=llvmpipe
    while [ $# -gt 0 ]; do
       case "$1" in
          --frontend) parse_frontend "$@"; shift ;;
+         --mesa) mesa=${2:-}; shift ;;
+         --driver) driver=${2:-}; shift ;;
          --results) results=$2; shift ;;
          -t) filters+=(-t "$2"); shift ;;
          -h|--help) piglit_help; return 0 ;;
@@ -113,22 +120,34 @@ cmd_piglit() {
       esac
       shift
    done
-   [ -n "$results" ] || results=$(piglit_results_dir "$CK_BUILD")
-   local expectation
-   expectation=$(piglit_expectation)
-   [ -f "$expectation" ] ||
-      die "no expectation file $expectation: run 'tools/ck piglit-baseline --frontend $CK_FRONTEND'"
-   require_build
+   local expectation env what
+   case "$mesa" in
+      "$MESA_VERSION")
+         [ -n "$results" ] || results=$(piglit_results_dir "$CK_BUILD")
+         expectation=$(piglit_expectation)
+         [ -f "$expectation" ] ||
+            die "no expectation file $expectation: run 'tools/ck piglit-baseline --frontend $CK_FRONTEND'"
+         require_build
+         env=$(mesa_env_exports "$CK_MESA_BUILD" "$CK_ICD_DIR")
+         what="the patched Mesa, $CK_FRONTEND" ;;
+      "$MESA25_VERSION")
+         [ -n "$results" ] || results=$CK25_BUILD/piglit-gate-$driver
+         expectation=$CK_ROOT/tests/piglit/cl-$MESA25_VERSION-rusticl-$driver.expected
+         [ -f "$expectation" ] || die "no expectation file $expectation"
+         [ -f "$CK25_BUILD_OK" ] ||
+            die "no finished Mesa $MESA25_VERSION build: run 'tools/ck build --mesa $MESA25_VERSION'"
+         env=$(mesa25_env_exports "$driver")
+         what="patched Mesa $MESA25_VERSION, rusticl on $driver" ;;
+      *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
+   esac
    # A test that timed out unpatched even alone cannot regress: skip the
    # minutes it takes.
    local name excludes=()
    while IFS= read -r name; do
       excludes+=(-x "$(name_regex "$name")")
    done < <(awk -F'\t' '/^timeout / {print substr($1, 9)}' "$expectation")
-   step "piglit cl profile on the patched Mesa, $CK_FRONTEND (results: $results)"
+   step "piglit cl profile on $what (results: $results)"
    local start=$SECONDS
-   local env
-   env=$(mesa_env_exports "$CK_MESA_BUILD" "$CK_ICD_DIR")
    run_piglit "$env" "$results" "${filters[@]}" "${excludes[@]}"
    local again=()
    mapfile -t again < <(python3 "$CK_ROOT/tools/piglit_gate.py" timeouts "$results" \
