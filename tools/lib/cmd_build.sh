@@ -143,6 +143,16 @@ build_plugin() {
       { grep -E -B2 -A12 'error|FAILED' "$CK_BUILD/plugin-build.log" | head -n 60 >&2; false; }
 }
 
+# -Dcooperative-kernels=enabled for a Mesa tree SRC whose series has the
+# cooperative-kernels option (from the patch that adds it on), nothing
+# otherwise: a plugin that Mesa cannot find then fails the configure
+# instead of building Mesa without the extension.
+cooperative_kernels_enabled() {
+   if grep -q "'cooperative-kernels'" "$1/meson_options.txt"; then
+      printf '%s\n' -Dcooperative-kernels=enabled
+   fi
+}
+
 # build_mesa_tree SRC BUILD WHAT [MESON_OPTION...]: configures (or
 # reconfigures when the options changed) and builds Mesa from SRC into
 # BUILD. A tree whose meson_options.txt has the cooperative-kernels option
@@ -154,10 +164,8 @@ build_mesa_tree() {
    local src=$1 build=$2 what=$3
    shift 3
    local options=("${MESA_OPTIONS[@]}")
-   if grep -q "'cooperative-kernels'" "$src/meson_options.txt" &&
-      [[ " $* " != *" -Dcooperative-kernels="* ]]; then
-      options+=(-Dcooperative-kernels=enabled)
-   fi
+   [[ " $* " == *" -Dcooperative-kernels="* ]] ||
+      mapfile -t -O "${#options[@]}" options < <(cooperative_kernels_enabled "$src")
    options+=("$@")
    local opts_file=$build/.ck-options want
    # Mesa's configure records where the plugin's headers and libraries are:

@@ -229,11 +229,8 @@ EOF
 }
 
 ck25_build_mesa() {
-   # the series from the patch that adds the cooperative-kernels option on
-   # must find the plugin: a configure that cannot fails
    local options=("${MESA25_OPTIONS[@]}")
-   grep -q "'cooperative-kernels'" "$CK25_MESA_SRC/meson_options.txt" &&
-      options+=(-Dcooperative-kernels=enabled)
+   mapfile -t -O "${#options[@]}" options < <(cooperative_kernels_enabled "$CK25_MESA_SRC")
    local want
    # (a new series needs no new configure: patch_mesa rewrites only the
    # files that change, and ninja rebuilds what they touch)
