@@ -14,6 +14,8 @@ usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
        tools/ck bench pocl [--repeats N] [--runs N] [--threads N] [--kernels NAME,...]
                            [--platforms NAME,...] [--apps NAME,...|all] [--scale test|bench]
                            [--out DIR]
+       tools/ck bench public --suite-dir DIR [--programs LIST] [--repeats N] [--size test|bench]
+                             [--platforms LIST] [--threads N]
 
 Builds if needed, then measures. Benchmarks are not tests: nothing here
 passes or fails on a figure (a wrong application result does fail).
@@ -129,6 +131,42 @@ pocl
   while other work loaded the machine); --apps all adds about 8 (bench
   scale).
 
+public
+  Kernel time of ordinary programs of a public GPU benchmark suite, Rodinia
+  3.1's OpenCL programs (bench/public_suite.py): lud, backprop, nw,
+  pathfinder, bfs, srad, nn and kmeans, each built from the checkout that
+  --suite-dir names with the system g++/gcc (-O2, -lOpenCL) into
+  $CK_BUILD/public-suite. The suite is never fetched nor kept in this
+  repository: clone https://github.com/yuhc/gpu-rodinia (or unpack Rodinia
+  3.1) somewhere outside it. Per repeat and program, one process per
+  platform, the platforms in round-robin order; LD_PRELOAD of
+  kernel_time_shim.so (bench/kernel_time_shim.c, built here if needed) makes
+  every queue a profiling one and sums END - START of every kernel launch:
+  that is the time reported, with the launch count and the process's wall
+  time. Every run's result is checked against a sequential CPU reference:
+  Rodinia's own check where the program has one (lud -v, bfs), else the
+  suite's OpenMP version of the program built without -fopenmp and run on
+  the same input (the docstring of bench/public_suite.py says how each is
+  compared). A wrong result is named, not timed there, and fails the
+  command. Prints each program's median kernel time with min-max and the
+  launch count per platform, the ratios of the medians against the first
+  platform with the geometric mean and worst case, the wall times and each
+  platform's device ($CK_BUILD/public-suite/report.txt). Builds the pinned
+  Mesa if needed; rusticl-$MESA25_VERSION needs 'tools/ck build --mesa
+  $MESA25_VERSION' first.
+  --suite-dir DIR   a Rodinia 3.1 checkout (required)
+  --programs LIST   only these (comma-separated; default all eight)
+  --repeats N       processes per program and platform (default 3)
+  --size test|bench inputs: test (well under a second per run on one CPU)
+                    or bench (default; about 0.2-2 s of kernel time on PoCL
+                    with 2 threads)
+  --platforms LIST  of pocl (Debian's PoCL, $CK_BUILD/pocl-icd), rusticl and
+                    clover (the patched Mesa $MESA_VERSION's), rusticl-$MESA25_VERSION
+                    (after 'tools/ck build --mesa $MESA25_VERSION'); default
+                    pocl,clover,rusticl, the first the ratios' base
+  --threads N       LP_NUM_THREADS and PoCL's compute units (default: the
+                    number of CPUs, $(nproc))
+
 table2, fig5, fig6, all
   The evaluation of FSE'17 section 5 (bench/ck-eval.cpp) on the FSE'17
   applications, each printing its table with the paper's figures beside it,
@@ -173,7 +211,7 @@ cmd_bench() {
    done
    set -- "${rest[@]}"
    case "${1:-}" in
-      micro|runtime|compile|progress|pocl|table2|fig5|fig6|all) sub=$1; shift ;;
+      micro|runtime|compile|progress|pocl|public|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
    if [ "$sub" = micro ]; then
       bench_micro "$@"
@@ -185,6 +223,8 @@ cmd_bench() {
       bench_progress "$@"
    elif [ "$sub" = pocl ]; then
       bench_pocl "$@"
+   elif [ "$sub" = public ]; then
+      bench_public "$@"
    else
       bench_eval "$sub" "$@"
    fi
@@ -376,6 +416,85 @@ bench_pocl() {
       [ "$rc" -eq 0 ] || failed+=("FSE'17 applications (exit $rc)")
    fi
    [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]}"
+}
+
+# public_platform NAME THREADS: bench/public_suite.py's NAME=ICD_DIR,ENV=VAL...
+public_platform() {
+   local name=$1 threads=$2
+   case "$name" in
+      pocl)
+         printf 'pocl=%s,POCL_CPU_MAX_CU_COUNT=%s,POCL_MAX_PTHREAD_COUNT=%s,POCL_CACHE_DIR=%s\n' \
+            "$CK_POCL_ICD" "$threads" "$threads" "$CK_BUILD/pocl-cache" ;;
+      rusticl)
+         printf 'rusticl=%s,RUSTICL_ENABLE=llvmpipe,LP_NUM_THREADS=%s\n' "$CK_ICD_DIR-rusticl" "$threads" ;;
+      clover)
+         # what 'tools/ck env --frontend clover' exports
+         printf 'clover=%s,LP_CL=1,GALLIUM_PIPE_SEARCH_DIR=%s,LP_NUM_THREADS=%s\n' "$CK_ICD_DIR" \
+            "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" "$threads" ;;
+      "rusticl-$MESA25_VERSION")
+         printf 'rusticl-%s=%s,RUSTICL_ENABLE=llvmpipe,LP_NUM_THREADS=%s\n' "$MESA25_VERSION" \
+            "$CK25_ICD_DIR" "$threads" ;;
+      *) die "unknown platform '$name' (pocl, clover, rusticl, rusticl-$MESA25_VERSION)" ;;
+   esac
+}
+
+bench_public() {
+   local suite="" repeats=3 size=bench threads platforms=pocl,clover,rusticl args=() rc=0
+   local out=$CK_BUILD/public-suite
+   threads=$(nproc)
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         --repeats|--threads)
+            [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "$1 takes one number, got '${2:-}'" ;;&
+         --repeats) repeats=$2; shift ;;
+         --threads) threads=$2; shift ;;
+         --suite-dir)
+            [ $# -ge 2 ] || die "--suite-dir needs a directory"
+            suite=$2; shift ;;
+         --programs)
+            [ $# -ge 2 ] || die "--programs needs a list"
+            args+=(--programs "$2"); shift ;;
+         --size)
+            [[ ${2:-} =~ ^(test|bench)$ ]] || die "--size takes test or bench, got '${2:-}'"
+            size=$2; shift ;;
+         --platforms)
+            [ $# -ge 2 ] || die "--platforms needs a list"
+            platforms=$2; shift ;;
+         -h|--help) bench_help; return 0 ;;
+         *) bench_help >&2; die "unknown option '$1'" ;;
+      esac
+      shift
+   done
+   # The suite is public code that this project never fetches nor contains.
+   [ -n "$suite" ] || die "bench public needs --suite-dir DIR, a checkout of Rodinia 3.1" \
+      "(https://github.com/yuhc/gpu-rodinia, public; this project never fetches nor contains it):" \
+      "git clone https://github.com/yuhc/gpu-rodinia ../rodinia, then --suite-dir ../rodinia"
+   [ -d "$suite/opencl" ] && [ -d "$suite/openmp" ] ||
+      die "$suite has no opencl/ and openmp/: not a Rodinia 3.1 checkout (https://github.com/yuhc/gpu-rodinia)"
+   local name names=() specs=()
+   IFS=, read -r -a names <<<"$platforms"
+   for name in "${names[@]}"; do
+      case "$name" in
+         pocl) ensure_pocl ;;
+         clover|rusticl) build_if_needed ;;
+         "rusticl-$MESA25_VERSION")
+            [ -f "$CK25_BUILD_OK" ] ||
+               die "no finished Mesa $MESA25_VERSION build: run 'tools/ck build --mesa $MESA25_VERSION' first" ;;
+      esac
+      specs+=("$(public_platform "$name" "$threads")")
+   done
+   [ -f "$CK_PLUGIN_BUILD/build.ninja" ] || die "no plugin build in $CK_PLUGIN_BUILD: run 'tools/ck build'"
+   mkdir -p "$out"
+   step "building bench/kernel_time_shim.so"
+   with_debian_python ninja -C "$CK_PLUGIN_BUILD" bench/kernel_time_shim.so >"$out/shim-build.log" 2>&1 ||
+      { tail -n 20 "$out/shim-build.log" >&2; false; }
+   note "machine: $(nproc) CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+   step "Rodinia 3.1 OpenCL programs on $platforms ($threads threads, size $size)"
+   /usr/bin/python3 "$CK_ROOT/bench/public_suite.py" --suite-dir "$suite" --build-dir "$out" \
+      --shim "$CK_PLUGIN_BUILD/bench/kernel_time_shim.so" --repeats "$repeats" --size "$size" \
+      --platforms "${specs[@]}" "${args[@]}" | tee "$out/report.txt" || rc=$?
+   CK_STEP=""
+   [ "$rc" -eq 0 ] || die "public suite: a result was wrong or a program failed (exit $rc; see the FAIL lines above)"
 }
 
 bench_eval() {
