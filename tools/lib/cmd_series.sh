@@ -1,12 +1,15 @@
 # tools/ck check-series: every prefix of patches/series builds. Sourced by tools/ck.
 
-CK_SERIES_RECORD=$CK_ROOT/patches/series.checked   # sha256sum lines of checked patches
-CK_SERIES_SRC=$CK_BUILD/series/mesa-src            # a worktree of $CK_MESA_SRC
+# The pinned Mesa's; 'check-series --mesa 25.0.7' sets them as locals
+# (cmd_check_series).
+CK_SERIES_PATCHES=$CK_ROOT/patches                   # the series checked
+CK_SERIES_RECORD=$CK_SERIES_PATCHES/series.checked  # sha256sum lines of checked patches
+CK_SERIES_SRC=$CK_BUILD/series/mesa-src              # a worktree of $CK_MESA_SRC
 CK_SERIES_BUILD=$CK_BUILD/series/mesa
 
 check_series_help() {
    cat <<EOF
-usage: tools/ck check-series [--changed | --all | PATCH...]
+usage: tools/ck check-series [--mesa $MESA_VERSION|$MESA25_VERSION] [--changed | --all | PATCH...]
 
 Mesa requires every commit of a series to build. This applies patches/series
 to Mesa $MESA_DEB_VERSION one patch at a time, in a tree of its own
@@ -31,18 +34,23 @@ cl_ext_cooperative_kernels, on which the fallback header's kernel
 (tests/host/fallback_header.cpp --without-extension) computes its result,
 on Clover and on rusticl. The record keeps that as a 'without-plugin' line
 with the sum of every patch.
+
+--mesa $MESA25_VERSION checks the next Mesa's series instead (patches/$MESA25_VERSION,
+its record patches/$MESA25_VERSION/series.checked, trees under
+_build/mesa-$MESA25_VERSION/series/), built as 'tools/ck build --mesa $MESA25_VERSION'
+builds it; without the plugin, on rusticl (its only frontend).
 EOF
 }
 
 # The patches of patches/series, in order, one per line.
 series_patches() {
-   grep -v -E '^(#|$)' "$CK_ROOT/patches/series"
+   grep -v -E '^(#|$)' "$CK_SERIES_PATCHES/series"
 }
 
 # The record's key for the whole series: the sum of every patch's sum.
 series_sum() {
    local p
-   series_patches | while read -r p; do sha256_of "$CK_ROOT/patches/$p"; done |
+   series_patches | while read -r p; do sha256_of "$CK_SERIES_PATCHES/$p"; done |
       sha256sum | cut -d' ' -f1
 }
 
@@ -55,7 +63,7 @@ series_without_plugin_checked() {
 series_changed_patches() {
    local p sum
    while read -r p; do
-      sum=$(sha256_of "$CK_ROOT/patches/$p")
+      sum=$(sha256_of "$CK_SERIES_PATCHES/$p")
       grep -q -x -F "$sum  $p" "$CK_SERIES_RECORD" 2>/dev/null || printf '%s\n' "$p"
    done < <(series_patches)
 }
@@ -69,7 +77,7 @@ series_record() {
    : >"$tmp"
    while read -r p; do
       if [ "$p" = "$checked" ]; then
-         printf '%s  %s\n' "$(sha256_of "$CK_ROOT/patches/$p")" "$p" >>"$tmp"
+         printf '%s  %s\n' "$(sha256_of "$CK_SERIES_PATCHES/$p")" "$p" >>"$tmp"
       else
          awk -v patch="$p" '$2 == patch' "$CK_SERIES_RECORD" 2>/dev/null >>"$tmp" || true
       fi
@@ -83,18 +91,32 @@ series_record() {
 }
 
 # Build the whole series (applied in $CK_SERIES_SRC) without the plugin and
-# run the fallback header's kernel on it, with Clover and with rusticl.
+# run the fallback header's kernel on it: with Clover and with rusticl for
+# the pinned Mesa, with rusticl for Mesa $MESA25_VERSION (MESA: which).
 series_check_without_plugin() {
-   local build=$CK_SERIES_BUILD-without-plugin icd=$CK_BUILD/series/icd-without-plugin
-   local frontend start=$(date +%s)
-   build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
-      -Dcooperative-kernels=disabled ||
-      die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
-   write_icd "$build" "$icd"
-   for frontend in clover rusticl; do
+   local mesa=$1 build=$CK_SERIES_BUILD-without-plugin icd=${CK_SERIES_SRC%/*}/icd-without-plugin
+   local frontend frontends=(clover rusticl) start=$(date +%s)
+   if [ "$mesa" = "$MESA25_VERSION" ]; then
+      frontends=(rusticl)
+      ck25_build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
+         -Dcooperative-kernels=disabled ||
+         die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
+      mkdir -p "$icd"
+      printf '%s\n' "$build/src/gallium/targets/rusticl/libRusticlOpenCL.so.1" >"$icd/rusticl.icd"
+   else
+      build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
+         -Dcooperative-kernels=disabled ||
+         die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
+      write_icd "$build" "$icd"
+   fi
+   for frontend in "${frontends[@]}"; do
       step "the fallback header on the series without the plugin ($frontend)"
       (
-         eval "$(CK_FRONTEND=$frontend mesa_env_exports "$build" "$icd")"
+         if [ "$mesa" = "$MESA25_VERSION" ]; then
+            export OCL_ICD_VENDORS=$icd RUSTICL_ENABLE=llvmpipe
+         else
+            eval "$(CK_FRONTEND=$frontend mesa_env_exports "$build" "$icd")"
+         fi
          LP_NUM_THREADS=4 "$CK_PLUGIN_BUILD/tests/fallback_header" \
             "$CK_ROOT/include/cooperative_kernels.cl.h" --without-extension
       ) >"$build.$frontend.log" 2>&1 ||
@@ -109,9 +131,10 @@ series_check_without_plugin() {
 }
 
 cmd_check_series() {
-   local mode=changed wanted=() arg
+   local mode=changed wanted=() arg mesa=$MESA_VERSION
    while [ $# -gt 0 ]; do
       case "$1" in
+         --mesa) mesa=${2:-}; shift ;;
          --changed) mode=changed ;;
          --all) mode=all ;;
          -h|--help) check_series_help; return 0 ;;
@@ -120,8 +143,19 @@ cmd_check_series() {
       esac
       shift
    done
-   local targets=$CK_BUILD/series/targets
-   mkdir -p "$CK_BUILD/series"
+   local build_tree=build_mesa_tree
+   case "$mesa" in
+      "$MESA_VERSION") ;;
+      "$MESA25_VERSION")
+         local CK_SERIES_PATCHES=$CK25_PATCHES CK_SERIES_RECORD=$CK25_PATCHES/series.checked
+         local CK_MESA_SRC=$CK25_MESA_SRC CK_SERIES_SRC=$CK25_BUILD/series/mesa-src
+         local CK_SERIES_BUILD=$CK25_BUILD/series/mesa
+         build_tree=ck25_build_mesa_tree ;;
+      *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
+   esac
+   local series_dir=${CK_SERIES_SRC%/*}
+   local targets=$series_dir/targets
+   mkdir -p "$series_dir"
    case "$mode" in
       all) series_patches >"$targets" ;;
       changed) series_changed_patches >"$targets" ;;
@@ -136,11 +170,16 @@ cmd_check_series() {
       note "check-series: every patch matches patches/series.checked; nothing to build"
       return 0
    fi
-   ensure_packages
-   write_native_file
-   fetch_mesa
-   unpack_mesa
-   # Mesa's configure finds the plugin's uninstalled pkg-config files.
+   if [ "$mesa" = "$MESA25_VERSION" ]; then
+      ck25_prepare
+   else
+      ensure_packages
+      write_native_file
+      fetch_mesa
+      unpack_mesa
+   fi
+   # Mesa's configure finds the plugin's uninstalled pkg-config files (the
+   # pinned Mesa's plugin build also has the fallback header's test).
    [ -f "$CK_PLUGIN_BUILD/build.ninja" ] || build_plugin
    git -C "$CK_MESA_SRC" worktree prune
    if [ ! -d "$CK_SERIES_SRC" ]; then
@@ -151,21 +190,21 @@ cmd_check_series() {
    git -C "$CK_SERIES_SRC" checkout -q -f --detach ck-base
    git -C "$CK_SERIES_SRC" clean -q -f -d
 
-   local p n=0 total start log=$CK_BUILD/series/am.log
+   local p n=0 total start log=$series_dir/am.log
    total=$(series_patches | wc -l)
    while read -r p; do
       n=$((n + 1))
       git -C "$CK_SERIES_SRC" -c user.name=ck -c user.email=ck@localhost \
-         am -q --committer-date-is-author-date "$CK_ROOT/patches/$p" >"$log" 2>&1 ||
+         am -q --committer-date-is-author-date "$CK_SERIES_PATCHES/$p" >"$log" 2>&1 ||
          { cat "$log" >&2; die "patch $p does not apply on the patches before it"; }
       grep -q -x -F "$p" "$targets" || continue
       start=$(date +%s)
-      build_mesa_tree "$CK_SERIES_SRC" "$CK_SERIES_BUILD" "Mesa with patches 1-$n of $total" ||
+      "$build_tree" "$CK_SERIES_SRC" "$CK_SERIES_BUILD" "Mesa $mesa with patches 1-$n of $total" ||
          die "the series does not build at $p (patch $n of $total); log: $CK_SERIES_BUILD.build.log"
       note "prefix 1-$n ($p) builds ($(( $(date +%s) - start )) s)"
       series_record "$p"
    done < <(series_patches)
-   [ "$mode" = named ] || series_without_plugin_checked || series_check_without_plugin
+   [ "$mode" = named ] || series_without_plugin_checked || series_check_without_plugin "$mesa"
    CK_STEP=""
-   note "check-series: $(wc -l <"$targets") prefixes build; recorded in patches/series.checked"
+   note "check-series: $(wc -l <"$targets") prefixes build; recorded in ${CK_SERIES_RECORD#"$CK_ROOT/"}"
 }

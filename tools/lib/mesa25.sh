@@ -228,25 +228,49 @@ bindgen = '$CK25_TOOLS/bin/bindgen'
 EOF
 }
 
-ck25_build_mesa() {
+# ck25_build_mesa_tree SRC BUILD WHAT [MESON OPTION...]: configures (when its
+# options changed) and builds the Mesa 25.0.7 tree SRC in BUILD, with the
+# cooperative-kernels option on when SRC has it unless the options say.
+ck25_build_mesa_tree() {
+   local src=$1 build=$2 what=$3
+   shift 3
    local options=("${MESA25_OPTIONS[@]}")
-   mapfile -t -O "${#options[@]}" options < <(cooperative_kernels_enabled "$CK25_MESA_SRC")
+   [[ " $* " == *" -Dcooperative-kernels="* ]] ||
+      mapfile -t -O "${#options[@]}" options < <(cooperative_kernels_enabled "$src")
+   options+=("$@")
    local want
    # (a new series needs no new configure: patch_mesa rewrites only the
    # files that change, and ninja rebuilds what they touch)
    want=$(printf '%s\n' "${options[@]}" "$(cat "$CK25_TOOLS/.stamp")" \
       "plugin=$CK25_PLUGIN_BUILD:$CK_ROOT")
-   if [ "$(cat "$CK25_MESA_BUILD/.ck-options" 2>/dev/null)" != "$want" ]; then
-      step "configuring Mesa $MESA25_VERSION (log: $CK25_MESA_BUILD.setup.log)"
-      rm -rf "$CK25_MESA_BUILD"
-      ck25_env "$CK25_TOOLS/bin/meson" setup "$CK25_MESA_BUILD" "$CK25_MESA_SRC" \
-         --native-file "$CK25_NATIVE_FILE" "${options[@]}" >"$CK25_MESA_BUILD.setup.log" 2>&1 ||
-         { tail -n 30 "$CK25_MESA_BUILD.setup.log" >&2; rm -rf "$CK25_MESA_BUILD"; die "configuring Mesa $MESA25_VERSION failed"; }
-      printf '%s\n' "$want" >"$CK25_MESA_BUILD/.ck-options"
+   if [ "$(cat "$build/.ck-options" 2>/dev/null)" != "$want" ]; then
+      step "configuring $what (log: $build.setup.log)"
+      rm -rf "$build"
+      ck25_env "$CK25_TOOLS/bin/meson" setup "$build" "$src" \
+         --native-file "$CK25_NATIVE_FILE" "${options[@]}" >"$build.setup.log" 2>&1 ||
+         { tail -n 30 "$build.setup.log" >&2; rm -rf "$build"; return 1; }
+      printf '%s\n' "$want" >"$build/.ck-options"
    fi
-   step "building Mesa $MESA25_VERSION (log: $CK25_MESA_BUILD.build.log)"
-   ck25_env ninja -C "$CK25_MESA_BUILD" ${CK_JOBS:+-j "$CK_JOBS"} >"$CK25_MESA_BUILD.build.log" 2>&1 ||
-      { grep -E -A12 '^FAILED|error:' "$CK25_MESA_BUILD.build.log" | head -n 60 >&2; die "building Mesa $MESA25_VERSION failed"; }
+   step "building $what (log: $build.build.log)"
+   ck25_env ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} >"$build.build.log" 2>&1 ||
+      { grep -E -A12 '^FAILED|error:' "$build.build.log" | head -n 60 >&2; return 1; }
+}
+
+ck25_build_mesa() {
+   ck25_build_mesa_tree "$CK25_MESA_SRC" "$CK25_MESA_BUILD" "Mesa $MESA25_VERSION" ||
+      die "building Mesa $MESA25_VERSION failed"
+}
+
+# What a build of this line needs before Mesa: the packages, the toolchain,
+# Mesa's source package unpacked with the series, the plugin against LLVM 15.
+ck25_prepare() {
+   local CK_PACKAGES=("${CK25_PACKAGES[@]}")  # what ensure_packages installs
+   ensure_packages
+   ck25_toolchain
+   ck25_fetch_mesa
+   ck25_unpack_and_patch
+   ck25_write_native_file
+   ck25_build_plugin
 }
 
 # The OpenCL ICD (rusticl) and the Vulkan ICD (lavapipe) of the build.
@@ -262,13 +286,7 @@ cmd_build25() {
    local start=$SECONDS
    mkdir -p "$CK25_BUILD"
    rm -f "$CK25_BUILD_OK"
-   local CK_PACKAGES=("${CK25_PACKAGES[@]}")  # what ensure_packages installs
-   ensure_packages
-   ck25_toolchain
-   ck25_fetch_mesa
-   ck25_unpack_and_patch
-   ck25_write_native_file
-   ck25_build_plugin
+   ck25_prepare
    ck25_build_mesa
    ck25_write_icds
    git -C "$CK25_MESA_SRC" rev-parse HEAD >"$CK25_BUILD_OK"
