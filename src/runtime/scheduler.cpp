@@ -7,7 +7,9 @@
 //
 // Units. Each unit is a thread with a task:
 //   None      idle, on idle_: polls `assigned` briefly, then sleeps on `wake`
-//   Ordinary  runs one work-group of an ordinary launch
+//   Ordinary  runs work-groups of an ordinary launch, one after the other:
+//             each next one claimed without the lock (claim_ordinary_group())
+//             until none is left or the launch's `yield` asks the unit back
 //   Group     runs one work-group of a cooperative launch (counted in its
 //             `running`)
 //   Park      holds a fork offer of a cooperative launch (counted in its
@@ -31,6 +33,12 @@
 // left: complete() fills the statistics, calls the completion callback and
 // wakes the waiters) -> freed by ck_launch_wait(). Ordinary launches: queued
 // while they have work-groups to hand out, done when the last one returned.
+// Their work-groups are claimed in id order (next_group only grows), so the
+// started ones are always those below next_group (LOBE). A unit claims the
+// next one itself while the launch is what dispatch() would give it anyway:
+// dispatch() sets the launch's `yield` when other waiting work comes first
+// or the unit cap is exceeded, and the unit then returns between two
+// work-groups, as every unit did after each one before.
 //
 // Hints (ck_launch_hints). Every launch has a priority; waiting work is
 // served and gathers units by priority (next_waiting(), balance(),
@@ -168,8 +176,9 @@ struct ck_launch {
 
    // Ordinary launches.
    unsigned groups = 0;
-   unsigned next_group = 0;
+   std::atomic<unsigned> next_group{0}; // claimed below it; only grows, up to groups
    unsigned finished_groups = 0;
+   std::atomic<bool> yield{false};      // its units should come back (dispatch())
 
    // Cooperative launches.
    uint32_t *context = nullptr;
@@ -237,6 +246,7 @@ private:
    void run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned group);
    void serve_parked(Lock &lock, Unit &unit, ck_launch &kernel);
    std::optional<uint32_t> claim_published_group(ck_launch &kernel);
+   static std::optional<unsigned> claim_ordinary_group(ck_launch &launch);
    bool try_withdraw(ck_launch &kernel);
    void housekeeper_main();
    std::optional<unsigned> read_cap_file() const;
@@ -590,13 +600,21 @@ void ck_scheduler::unit_main(Unit &unit)
       ck_launch &launch = *unit.launch;
       const void *queue = launch.queue;
       switch (unit.task) {
-      case Unit::Task::Ordinary:
+      case Unit::Task::Ordinary: {
          lock.unlock();
-         launch.run(launch.data, unit.group, unit.index);
+         unsigned ran = 0;
+         std::optional<unsigned> group = unit.group;
+         do {
+            launch.run(launch.data, *group, unit.index);
+            ++ran;
+         } while (!launch.yield.load(std::memory_order_relaxed) &&
+                  (group = claim_ordinary_group(launch)));
          lock.lock();
-         if (++launch.finished_groups == launch.groups)
+         launch.finished_groups += ran;
+         if (launch.finished_groups == launch.groups)
             complete(launch);
          break;
+      }
       case Unit::Task::Group:
          run_group(lock, unit, launch, unit.group);
          break;
@@ -680,6 +698,17 @@ void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
    run_group(lock, unit, kernel, *group);
 }
 
+// The next work-group of an ordinary launch, in id order, if one is left.
+std::optional<unsigned> ck_scheduler::claim_ordinary_group(ck_launch &launch)
+{
+   unsigned group = launch.next_group.load();
+   do {
+      if (group >= launch.groups)
+         return std::nullopt;
+   } while (!launch.next_group.compare_exchange_weak(group, group + 1));
+   return group;
+}
+
 std::optional<uint32_t> ck_scheduler::claim_published_group(ck_launch &kernel)
 {
    if (header_word(kernel.context, CK_FORKS_PUBLISHED).load() <= kernel.forks_started.load())
@@ -732,13 +761,21 @@ void ck_scheduler::assign(Unit::Task task, ck_launch &launch, unsigned group)
 // for the units still wanted, then offers what is left to forks.
 void ck_scheduler::dispatch()
 {
+   // Launches whose work-groups units claimed to the last without the lock.
+   ordinary_queue_.erase(std::remove_if(ordinary_queue_.begin(), ordinary_queue_.end(),
+                                        [](const ck_launch *launch) {
+                                           return launch->next_group.load() == launch->groups;
+                                        }),
+                         ordinary_queue_.end());
    while (!idle_.empty() && in_use() < unit_cap_) {
       ck_launch *next = next_waiting();
       if (!next)
          break;
       if (!next->cooperative) {
-         assign(Unit::Task::Ordinary, *next, next->next_group++);
-         if (next->next_group == next->groups)
+         const std::optional<unsigned> group = claim_ordinary_group(*next);
+         if (group)
+            assign(Unit::Task::Ordinary, *next, *group);
+         if (!group || next->next_group.load() == next->groups)
             ordinary_queue_.erase(std::find(ordinary_queue_.begin(), ordinary_queue_.end(), next));
       } else {
          cooperative_queue_.erase(
@@ -746,6 +783,12 @@ void ck_scheduler::dispatch()
          start_cooperative(*next);
       }
    }
+   // Units that run an ordinary launch go on claiming its work-groups while
+   // it is the waiting work that a free unit would get.
+   const ck_launch *first = next_waiting();
+   const bool over_cap = in_use() > unit_cap_;
+   for (ck_launch *launch : ordinary_queue_)
+      launch->yield.store(over_cap || (first && first != launch), std::memory_order_relaxed);
    // What follows takes units from cooperative kernels or offers them to
    // their forks.
    if (policy_.kind == ck::Policy::Kind::Never || cooperative_running_.empty())
@@ -852,7 +895,7 @@ void ck_scheduler::balance()
    };
    for (const ck_launch *launch : ordinary_queue_)
       wanted[launch->priority - CK_PRIORITY_LOW] +=
-         within_room(*launch, launch->groups - launch->next_group);
+         within_room(*launch, launch->groups - launch->next_group.load());
    for (const ck_launch *kernel : cooperative_queue_)
       wanted[kernel->priority - CK_PRIORITY_LOW] += within_room(*kernel, 1);
    int64_t coming = 0;

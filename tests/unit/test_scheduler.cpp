@@ -109,6 +109,78 @@ TEST(Ordinary, LaunchesFromManyHostThreads)
    EXPECT_EQ(failures.load(), 0u);
 }
 
+// Units claim an ordinary launch's work-groups in id order, each the next
+// one as it finishes the last (LOBE): when a work-group starts, every lower
+// one has started but for those claimed by the other units an instant
+// before. Batches of consecutive work-groups per unit would break it.
+struct StartOrderKernel {
+   explicit StartOrderKernel(unsigned units) : units(units) {}
+   void run(unsigned group, unsigned)
+   {
+      const unsigned started_before = started.fetch_add(1);
+      if (group > started_before + units - 1)
+         out_of_order.fetch_add(1);
+      for (unsigned i = 0; i < 50; ++i)
+         sink.fetch_add(1, std::memory_order_relaxed);
+   }
+   const unsigned units;
+   std::atomic<unsigned> started{0}, out_of_order{0};
+   std::atomic<uint64_t> sink{0};
+};
+
+TEST(Ordinary, WorkGroupsStartInIdOrder)
+{
+   for (unsigned units : {2u, 3u}) {
+      auto scheduler = make_scheduler(units, "default");
+      StartOrderKernel kernel(units);
+      wait_or_die(
+         ck_scheduler_launch(scheduler.get(), run_kernel<StartOrderKernel>, &kernel, 20000));
+      EXPECT_EQ(kernel.started.load(), 20000u);
+      EXPECT_EQ(kernel.out_of_order.load(), 0u) << units << " units";
+   }
+}
+
+// Work-groups that take about 20 us each, counting how many started.
+struct SlowGroups {
+   void run(unsigned, unsigned)
+   {
+      started.fetch_add(1);
+      const auto end = std::chrono::steady_clock::now() + 20us;
+      while (std::chrono::steady_clock::now() < end)
+         ;
+   }
+   std::atomic<unsigned> started{0};
+};
+
+// Records how many of another launch's work-groups had started when it ran.
+struct Witness {
+   void run(unsigned, unsigned) { seen = other->started.load(); }
+   const SlowGroups *other;
+   std::atomic<unsigned> seen{0};
+};
+
+// A unit goes on claiming its ordinary launch's work-groups without the
+// scheduler's lock, but only while nothing of a higher priority waits: a
+// high-priority launch gets the unit after a work-group or two, not after
+// the low-priority launch's 10,000.
+TEST(Ordinary, WaitingHigherPriorityWorkTakesTheUnitBetweenWorkGroups)
+{
+   auto scheduler = make_scheduler(1, "default");
+   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE},
+      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE};
+   SlowGroups slow;
+   ck_launch *slow_launch =
+      ck_scheduler_launch_hinted(scheduler.get(), run_kernel<SlowGroups>, &slow, 10000, &low);
+   require_eventually([&] { return slow.started.load() >= 10; }, "the low-priority launch runs");
+   Witness witness{&slow};
+   const unsigned started_at_submission = slow.started.load();
+   wait_or_die(
+      ck_scheduler_launch_hinted(scheduler.get(), run_kernel<Witness>, &witness, 1, &high));
+   wait_or_die(slow_launch);
+   EXPECT_LE(witness.seen.load(), started_at_submission + 2);
+   EXPECT_EQ(slow.started.load(), 10000u);
+}
+
 // A chain of launches of one in-order queue (ck_scheduler_launch_after()):
 // each work-group checks, as it starts, that every work-group of the
 // launches before its own has finished, and lingers so that an overlap
