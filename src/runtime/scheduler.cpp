@@ -51,7 +51,10 @@
 // with these exceptions: `done`, `finished`, `forks_started` and
 // `withdrawals_wanted` are atomics written under the lock and read without
 // it by waiters and parked units (as hints that they confirm under the
-// lock, or as final states); Unit::assigned is a polling hint. The context
+// lock, or as final states); an ordinary launch's `next_group` is claimed
+// with a compare-and-swap by units with or without the lock, and its
+// `yield`, written under the lock, is read without it as a hint between
+// work-groups; Unit::assigned is a polling hint. The context
 // words belong to the kernel and the scheduler together: every access on
 // both sides is sequentially consistent (ck/context.h).
 //
