@@ -16,11 +16,21 @@
 # cs_co_variant), "called" (cs_co_variant, not a coroutine), "coroutine"
 # (cs_co_variant.resume) or "outlined", a coroutine whose code between
 # suspend points was moved into functions (cs_co_variant.suspend_free).
+# With --compiles N, a first run with the shader cache off must compile
+# the program's kernels N times in all (cs_variant in the jitdump): the
+# frontend keeps a kernel's compute state across its launches. With
+# --vector-accesses, a first run with the shader cache off dumps the
+# kernels' IR (GALLIVM_DEBUG=ir), and a kernel whose global accesses
+# llvmpipe gathers or scatters (llvm.masked.gather/scatter) must also have
+# a masked vector access (llvm.masked.load/store) for lanes at consecutive
+# addresses.
 set -u
 require_resizing=0
 no_warnings=0
 cache_hit=0
 chunks=
+compiles=
+vector_accesses=0
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
@@ -31,19 +41,48 @@ while :; do
             inlined|called|coroutine|outlined) ;;
             *) echo "run-program-test: unknown chunk form $chunks" >&2; exit 2 ;;
          esac ;;
+      --compiles) compiles=$2; shift
+         case "$compiles" in
+            ''|*[!0-9]*) echo "run-program-test: --compiles takes a number" >&2; exit 2 ;;
+         esac ;;
+      --vector-accesses) vector_accesses=1 ;;
       *) break ;;
    esac
    shift
 done
 tester=$1
 test_file=$2
-if [ -n "$chunks" ]; then
+# jit_symbols: the names of the functions llvmpipe compiled for the program's
+# kernels, one per compile, from a run with the shader cache off.
+jit_symbols() {
    jitdir=$(mktemp -d) || exit 1
    MESA_SHADER_CACHE_DISABLE=true GALLIVM_PERF=jitdump JITDUMPDIR="$jitdir" \
       "$tester" "$test_file" >/dev/null 2>&1
-   symbols=$(find "$jitdir" -name 'jit-*.dump' -exec grep -a -o -h 'cs_[a-z_]*variant[a-z._]*' {} + |
-      sort -u | tr '\n' ' ')
+   find "$jitdir" -name 'jit-*.dump' -exec grep -a -o -h 'cs_[a-z_]*variant[a-z._]*' {} +
    rm -rf "$jitdir"
+}
+if [ -n "$compiles" ]; then
+   compiled=$(jit_symbols | grep -c -x 'cs_variant')
+   if [ "$compiled" -ne "$compiles" ]; then
+      echo "run-program-test: $test_file's kernels were compiled $compiled times, not $compiles" >&2
+      exit 1
+   fi
+fi
+if [ $vector_accesses -eq 1 ]; then
+   ir=$(MESA_SHADER_CACHE_DISABLE=true GALLIVM_DEBUG=ir "$tester" "$test_file" 2>&1)
+   gathers=$(printf '%s\n' "$ir" | grep -c -E 'call .*@llvm\.masked\.(gather|scatter)\.')
+   vectors=$(printf '%s\n' "$ir" | grep -c -E 'call .*@llvm\.masked\.(load|store)\.')
+   if ! printf '%s\n' "$ir" | grep -q '^define '; then
+      echo "run-program-test: no IR of $test_file's kernels with GALLIVM_DEBUG=ir" >&2
+      exit 1
+   fi
+   if [ "$gathers" -gt 0 ] && [ "$vectors" -eq 0 ]; then
+      echo "run-program-test: $test_file's kernels have $gathers masked gathers and scatters and no masked vector access" >&2
+      exit 1
+   fi
+fi
+if [ -n "$chunks" ]; then
+   symbols=$(jit_symbols | sort -u | tr '\n' ' ')
    case " $symbols" in
       *" cs_variant "*) ;;
       *) echo "run-program-test: no jitdump of $test_file's kernels (symbols: $symbols)" >&2
