@@ -24,8 +24,12 @@ declare -A MESA25_SHA256=(
 
 CK25_PACKAGES=(
    llvm-15-dev libclang-15-dev libclang-cpp15-dev clang-15 libllvmspirvlib15
+   llvm-spirv-15  # the lit tests of the plugin built against LLVM 15
    # zink, lavapipe, and what Mesa 25's build runs
    libvulkan-dev vulkan-tools glslang-tools python3-yaml python3-ply
+   # what the lock's rustc-web and cargo-web link (unpacked, not installed,
+   # so apt does not pull them in): LLVM 22's library and cargo's libraries
+   libllvm22 libgit2-1.5 libcurl4 libsqlite3-0 libssh2-1 libssl3
 )
 
 # rusticl on llvmpipe and on zink, and lavapipe so that zink has a Vulkan
@@ -264,7 +268,10 @@ ck25_build_mesa() {
 # What a build of this line needs before Mesa: the packages, the toolchain,
 # Mesa's source package unpacked with the series, the plugin against LLVM 15.
 ck25_prepare() {
-   local CK_PACKAGES=("${CK25_PACKAGES[@]}")  # what ensure_packages installs
+   # what ensure_packages installs: the project's own (compilers, the OpenCL
+   # headers and loader the plugin builds against, the tests' tools) and this
+   # line's; a fresh machine may build this line first
+   local CK_PACKAGES=("${CK_PACKAGES[@]}" "${CK25_PACKAGES[@]}")
    ensure_packages
    ck25_toolchain
    ck25_fetch_mesa
