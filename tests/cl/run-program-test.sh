@@ -23,7 +23,11 @@
 # kernels' IR (GALLIVM_DEBUG=ir), and a kernel whose global accesses
 # llvmpipe gathers or scatters (llvm.masked.gather/scatter) must also have
 # a masked vector access (llvm.masked.load/store) for lanes at consecutive
-# addresses.
+# addresses. With --fences single-thread, the kernels' IR (GALLIVM_DEBUG=ir)
+# must have compiler fences only (syncscope("singlethread")), at least one:
+# a work-group's invocations run on one thread, so its barriers need no
+# fence instruction; with --fences cross-thread, it must have a fence of the
+# machine, one that other work-groups see.
 set -u
 require_resizing=0
 no_warnings=0
@@ -31,6 +35,7 @@ cache_hit=0
 chunks=
 compiles=
 vector_accesses=0
+fences=
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
@@ -46,6 +51,11 @@ while :; do
             ''|*[!0-9]*) echo "run-program-test: --compiles takes a number" >&2; exit 2 ;;
          esac ;;
       --vector-accesses) vector_accesses=1 ;;
+      --fences) fences=$2; shift
+         case "$fences" in
+            single-thread|cross-thread) ;;
+            *) echo "run-program-test: --fences takes single-thread or cross-thread" >&2; exit 2 ;;
+         esac ;;
       *) break ;;
    esac
    shift
@@ -80,6 +90,27 @@ if [ $vector_accesses -eq 1 ]; then
       echo "run-program-test: $test_file's kernels have $gathers masked gathers and scatters and no masked vector access" >&2
       exit 1
    fi
+fi
+if [ -n "$fences" ]; then
+   ir=$(MESA_SHADER_CACHE_DISABLE=true GALLIVM_DEBUG=ir "$tester" "$test_file" 2>&1)
+   if ! printf '%s\n' "$ir" | grep -q '^define '; then
+      echo "run-program-test: no IR of $test_file's kernels with GALLIVM_DEBUG=ir" >&2
+      exit 1
+   fi
+   compiler_fences=$(printf '%s\n' "$ir" | grep -c -E '^ *fence syncscope\("singlethread"\) ')
+   machine_fences=$(printf '%s\n' "$ir" | grep -E '^ *fence ' | grep -c -v 'syncscope')
+   case "$fences" in
+      single-thread)
+         if [ "$machine_fences" -gt 0 ] || [ "$compiler_fences" -eq 0 ]; then
+            echo "run-program-test: $test_file's kernels have $machine_fences fence instructions and $compiler_fences compiler fences, not compiler fences only" >&2
+            exit 1
+         fi ;;
+      cross-thread)
+         if [ "$machine_fences" -eq 0 ]; then
+            echo "run-program-test: $test_file's kernels have no fence that other work-groups see ($compiler_fences compiler fences)" >&2
+            exit 1
+         fi ;;
+   esac
 fi
 if [ -n "$chunks" ]; then
    symbols=$(jit_symbols | sort -u | tr '\n' ' ')
