@@ -149,7 +149,7 @@ cmd_check_series() {
       "$MESA25_VERSION")
          local CK_SERIES_PATCHES=$CK25_PATCHES CK_SERIES_RECORD=$CK25_PATCHES/series.checked
          local CK_MESA_SRC=$CK25_MESA_SRC CK_SERIES_SRC=$CK25_BUILD/series/mesa-src
-         local CK_SERIES_BUILD=$CK25_BUILD/series/mesa
+         local CK_SERIES_BUILD=$CK25_BUILD/series/mesa CK_PLUGIN_BUILD=$CK25_PLUGIN_BUILD
          build_tree=ck25_build_mesa_tree ;;
       *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
    esac
