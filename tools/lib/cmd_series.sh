@@ -103,6 +103,9 @@ series_check_without_plugin() {
          die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
       mkdir -p "$icd"
       printf '%s\n' "$build/src/gallium/targets/rusticl/libRusticlOpenCL.so.1" >"$icd/rusticl.icd"
+      # the line's plugin build makes only what Mesa links
+      ck25_env ninja -C "$CK_PLUGIN_BUILD" tests/fallback_header >"$build.fallback.log" 2>&1 ||
+         { tail -n 30 "$build.fallback.log" >&2; die "building the fallback header's test failed"; }
    else
       build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
          -Dcooperative-kernels=disabled ||
@@ -149,6 +152,7 @@ cmd_check_series() {
       "$MESA25_VERSION")
          local CK_SERIES_PATCHES=$CK25_PATCHES CK_SERIES_RECORD=$CK25_PATCHES/series.checked
          local CK_MESA_SRC=$CK25_MESA_SRC CK_SERIES_SRC=$CK25_BUILD/series/mesa-src
+         # the line's plugin: its build, and the fallback header's test
          local CK_SERIES_BUILD=$CK25_BUILD/series/mesa CK_PLUGIN_BUILD=$CK25_PLUGIN_BUILD
          build_tree=ck25_build_mesa_tree ;;
       *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
