@@ -23,8 +23,9 @@
 # --vector-accesses, a first run with the shader cache off dumps the
 # kernels' IR (GALLIVM_DEBUG=ir), which must have a masked vector access
 # (llvm.masked.load/store) for lanes at consecutive addresses, whether or
-# not llvmpipe also gathers or scatters (llvm.masked.gather/scatter). With --fences single-thread, the kernels' IR (GALLIVM_DEBUG=ir)
-# must have compiler fences only (syncscope("singlethread")), at least one:
+# not llvmpipe also gathers or scatters (llvm.masked.gather/scatter).
+# With --fences single-thread, the kernels' IR (GALLIVM_DEBUG=ir) must have
+# compiler fences only (syncscope("singlethread")), at least one:
 # a work-group's invocations run on one thread, so its barriers need no
 # fence instruction; with --fences cross-thread, it must have a fence of the
 # machine, one that other work-groups see.
@@ -80,25 +81,24 @@ if [ -n "$compiles" ]; then
       exit 1
    fi
 fi
-if [ $vector_accesses -eq 1 ]; then
+# The kernels' IR from a run with the shader cache off (GALLIVM_DEBUG=ir),
+# for the checks that read it; the run must have printed some.
+if [ $vector_accesses -eq 1 ] || [ -n "$fences" ]; then
    ir=$(MESA_SHADER_CACHE_DISABLE=true GALLIVM_DEBUG=ir "$tester" "$test_file" 2>&1)
-   gathers=$(printf '%s\n' "$ir" | grep -c -E 'call .*@llvm\.masked\.(gather|scatter)\.')
-   vectors=$(printf '%s\n' "$ir" | grep -c -E 'call .*@llvm\.masked\.(load|store)\.')
    if ! printf '%s\n' "$ir" | grep -q '^define '; then
       echo "run-program-test: no IR of $test_file's kernels with GALLIVM_DEBUG=ir" >&2
       exit 1
    fi
+fi
+if [ $vector_accesses -eq 1 ]; then
+   gathers=$(printf '%s\n' "$ir" | grep -c -E 'call .*@llvm\.masked\.(gather|scatter)\.')
+   vectors=$(printf '%s\n' "$ir" | grep -c -E 'call .*@llvm\.masked\.(load|store)\.')
    if [ "$vectors" -eq 0 ]; then
       echo "run-program-test: $test_file's kernels have $gathers masked gathers and scatters and no masked vector access" >&2
       exit 1
    fi
 fi
 if [ -n "$fences" ]; then
-   ir=$(MESA_SHADER_CACHE_DISABLE=true GALLIVM_DEBUG=ir "$tester" "$test_file" 2>&1)
-   if ! printf '%s\n' "$ir" | grep -q '^define '; then
-      echo "run-program-test: no IR of $test_file's kernels with GALLIVM_DEBUG=ir" >&2
-      exit 1
-   fi
    compiler_fences=$(printf '%s\n' "$ir" | grep -c -E '^ *fence syncscope\("singlethread"\) ')
    machine_fences=$(printf '%s\n' "$ir" | grep -E '^ *fence ' | grep -c -v 'syncscope')
    case "$fences" in
