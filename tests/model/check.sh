@@ -11,14 +11,15 @@
 #                        each; docs/protocol-model.md has the results), and
 #                        the mixed kernels on 3 units under every policy
 #   check.sh --mutants   each mutation of the model must make spin fail
-# Prints one line per run; exits nonzero if any check fails.
+# Runs one verifier per CPU at a time (CK_MODEL_JOBS to choose), each with
+# its share of the available memory. Prints one line per run, in the order
+# above; exits nonzero if any check fails.
 # covers: 10.1-mismatch-detected 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
 set -euo pipefail
 
 model=$(cd "$(dirname "$0")" && pwd)/protocol.pml
 work=$(mktemp -d "${TMPDIR:-/tmp}/ck-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cd "$work"
 
 # run MODE DEFINES...: MODE is safety or liveness; prints the verdict and
 # returns 0 if spin searched the whole state space and found no error, 1 if
@@ -40,7 +41,7 @@ run() {
    # state spaces (the steal kernel on 3 units).
    local optimise=-O0 hash=-w20
    [[ "$*" == *KERNEL_STEAL*UNITS=3* ]] && optimise=-O2 hash=-w26
-   gcc $optimise -w -DCOLLAPSE -DMEMLIM=16000 "${flags[@]}" -o pan pan.c >gcc.log 2>&1 ||
+   gcc $optimise -w -DCOLLAPSE -DMEMLIM="$memlim" "${flags[@]}" -o pan pan.c >gcc.log 2>&1 ||
       { cat gcc.log >&2; printf '%-8s %s: the verifier does not compile\n' "$mode" "$*"; return 2; }
    if [ "$mode" = safety ]; then
       out=$(./pan -m2000000 $hash 2>&1) || true
@@ -73,18 +74,14 @@ run() {
    echo
 }
 
-failed=0
+# The plan: one line per verifier ("check MODE DEFINES...": it must pass;
+# "mutant MODE DEFINES...": spin must find a violation and write its error
+# trail) or per configuration left out ("note TEXT"), in the order printed.
+plan=()
 if [ "${1:-}" = --mutants ]; then
-   # Each mutation in a configuration where it matters: spin must find a
-   # violation and write its error trail (run returns 1).
-   while read -r mode defines; do
-      rc=0
-      # shellcheck disable=SC2086
-      run "$mode" $defines || rc=$?
-      if [ "$rc" -ne 1 ]; then
-         echo "MUTANT NOT CAUGHT: $defines" >&2
-         failed=1
-      fi
+   # Each mutation in a configuration where it matters.
+   while read -r line; do
+      plan+=("mutant $line")
    done <<'EOF'
 safety -DKERNEL_STEAL -DPOLICY_NEVER -DN=3 -DUNITS=3 -DMUTATE_STALE_RELEASE
 safety -DKERNEL_STEAL -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_STALE_RELEASE
@@ -97,44 +94,86 @@ safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_NO_
 safety -DKERNEL_MIXED -DPOLICY_NEVER -DN=3 -DUNITS=3 -DMUTATE_CLEAR_BY_STORE
 safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_NEVER -DN=2 -DUNITS=2 -DMUTATE_NO_CLEAR
 EOF
-   exit $failed
+else
+   full=0
+   [ "${1:-}" = --full ] && full=1
+   for kernel in STEAL RESIZE; do
+      for policy in NEVER DEFAULT RANDOM; do
+         for size in "2 2" "3 2" "4 2" "3 3" "4 3"; do
+            read -r n units <<<"$size"
+            defines="-DKERNEL_$kernel -DPOLICY_$policy -DN=$n -DUNITS=$units"
+            plan+=("check safety $defines")
+            if [ $full -eq 0 ] && [ $kernel = STEAL ] && [ $policy != NEVER ] &&
+                  [ "$units" = 3 ]; then
+               plan+=("note liveness $defines: left to check.sh --full")
+            else
+               plan+=("check liveness $defines")
+            fi
+         done
+      done
+   done
+   # Barrier identity: work-groups pick their barrier calls on their own.
+   for mix in "" -DMIX_RESIZE; do
+      for policy in NEVER DEFAULT RANDOM; do
+         for size in "2 2" "3 2" "3 3"; do
+            read -r n units <<<"$size"
+            defines="-DKERNEL_MIXED${mix:+ $mix} -DPOLICY_$policy -DN=$n -DUNITS=$units"
+            if [ "$units" = 3 ] && [ $full -eq 0 ]; then
+               if [ $policy = NEVER ]; then
+                  plan+=("check safety $defines" "note liveness $defines: left to check.sh --full")
+               else
+                  plan+=("note safety, liveness $defines: left to check.sh --full")
+               fi
+               continue
+            fi
+            plan+=("check safety $defines" "check liveness $defines")
+         done
+      done
+   done
 fi
 
-full=0
-[ "${1:-}" = --full ] && full=1
-for kernel in STEAL RESIZE; do
-   for policy in NEVER DEFAULT RANDOM; do
-      for size in "2 2" "3 2" "4 2" "3 3" "4 3"; do
-         read -r n units <<<"$size"
-         defines=(-DKERNEL_$kernel -DPOLICY_$policy -DN="$n" -DUNITS="$units")
-         run safety "${defines[@]}" || failed=1
-         if [ $full -eq 0 ] && [ $kernel = STEAL ] && [ $policy != NEVER ] &&
-               [ "$units" = 3 ]; then
-            echo "liveness ${defines[*]}: left to check.sh --full"
-            continue
-         fi
-         run liveness "${defines[@]}" || failed=1
-      done
+# The verifiers run CK_MODEL_JOBS at a time (default: one per CPU), each in
+# a directory of its own with an equal share of the memory available; their
+# lines come out in the plan's order.
+parallel=${CK_MODEL_JOBS:-$(nproc)}
+[[ "$parallel" =~ ^[1-9][0-9]*$ ]] || { echo "CK_MODEL_JOBS must be a positive number" >&2; exit 2; }
+memlim=$(awk -v parallel="$parallel" '/^MemAvailable:/ {
+   mb = int($2 / 1024 / parallel); print (mb < 16000 ? mb : 16000) }' /proc/meminfo)
+
+index=0
+for entry in "${plan[@]}"; do
+   read -r kind args <<<"$entry"
+   index=$((index + 1))
+   [ "$kind" != note ] || continue
+   while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+      wait -n || true
    done
+   (
+      mkdir "$work/$index" && cd "$work/$index"
+      rc=0
+      # shellcheck disable=SC2086
+      run $args >"$work/$index.out" 2>&1 || rc=$?
+      echo "$rc" >"$work/$index.rc"
+   ) &
 done
-# Barrier identity: work-groups pick their barrier calls on their own.
-for mix in "" -DMIX_RESIZE; do
-   for policy in NEVER DEFAULT RANDOM; do
-      for size in "2 2" "3 2" "3 3"; do
-         read -r n units <<<"$size"
-         defines=(-DKERNEL_MIXED $mix -DPOLICY_$policy -DN="$n" -DUNITS="$units")
-         if [ "$units" = 3 ] && [ $full -eq 0 ]; then
-            if [ $policy = NEVER ]; then
-               run safety "${defines[@]}" || failed=1
-               echo "liveness ${defines[*]}: left to check.sh --full"
-            else
-               echo "safety, liveness ${defines[*]}: left to check.sh --full"
-            fi
-            continue
-         fi
-         run safety "${defines[@]}" || failed=1
-         run liveness "${defines[@]}" || failed=1
-      done
-   done
+wait
+
+failed=0
+index=0
+for entry in "${plan[@]}"; do
+   read -r kind args <<<"$entry"
+   index=$((index + 1))
+   if [ "$kind" = note ]; then
+      echo "$args"
+      continue
+   fi
+   cat "$work/$index.out" 2>/dev/null || true
+   rc=$(cat "$work/$index.rc" 2>/dev/null || echo 2)
+   if [ "$kind" = mutant ] && [ "$rc" != 1 ]; then
+      echo "MUTANT NOT CAUGHT: ${args#safety }" >&2
+      failed=1
+   elif [ "$kind" = check ] && [ "$rc" != 0 ]; then
+      failed=1
+   fi
 done
 exit $failed

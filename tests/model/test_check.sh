@@ -10,13 +10,16 @@ fake=$(mktemp -d)
 trap 'rm -rf "$fake"' EXIT
 
 # spin writes pan.c; gcc "compiles" it into ./pan, which runs $fake/pan.sh,
-# except for the FAKE_GCC_FAILS_AT-th compile, which fails.
+# except for the FAKE_GCC_FAILS_AT-th compile, which fails (compiles are
+# counted under a lock: check.sh runs verifiers in parallel).
 cat >"$fake/spin" <<'SH'
 #!/bin/sh
 echo 'int main(void) { return 0; }' >pan.c
 SH
 cat >"$fake/gcc" <<'SH'
 #!/bin/sh
+exec 9>"$FAKE_DIR/lock"
+flock 9
 compiles=$(($(cat "$FAKE_DIR/compiles" 2>/dev/null || echo 0) + 1))
 echo "$compiles" >"$FAKE_DIR/compiles"
 [ "$compiles" != "${FAKE_GCC_FAILS_AT:-}" ] || { echo 'pan.c: error' >&2; exit 1; }
@@ -54,7 +57,7 @@ expect() {
    shift 2
    printf '%s\n' "$pan" >"$fake/pan.sh"
    rm -f "$fake/compiles"
-   PATH=$fake:$PATH FAKE_DIR=$fake FAKE_GCC_FAILS_AT=${gcc_fails_at:-} \
+   PATH=$fake:$PATH FAKE_DIR=$fake FAKE_GCC_FAILS_AT=${gcc_fails_at:-} CK_MODEL_JOBS=${model_jobs:-} \
       "$check" "$@" >"$fake/log" 2>&1 || rc=$?
    if [ "$rc" = "$want" ]; then passed=$((passed + 1)); echo "PASS: $what"
    else failed=$((failed + 1)); echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/   /' "$fake/log"; fi
@@ -70,6 +73,8 @@ pan=$verified expect "a model verified in every configuration passes" 0
 pan=$incomplete expect "a search that did not finish fails the model" 1
 pan=$killed expect "a verifier that stopped without a verdict fails the model" 1
 pan=$verified gcc_fails_at=2 expect "a verifier that does not compile fails the model" 1
+pan=$verified gcc_fails_at=2 model_jobs=1 expect "... with one verifier at a time" 1
+pan=$verified model_jobs=0 expect "a CK_MODEL_JOBS that is not a positive number is refused" 2
 
 echo "check.sh verdicts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
