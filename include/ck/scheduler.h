@@ -34,7 +34,8 @@
  * CK_CAP_FILE names a file holding a decimal cap, re-read every 50 ms.
  * CK_TRACE=path writes a Chrome trace-event JSON file when the scheduler is
  * destroyed: counter "active work-groups" per cooperative launch, complete
- * events for every launch and for every gather.
+ * events for every launch (an ordinary launch whose work-groups started in
+ * any order, ck_launch_hints::independent, says so) and for every gather.
  * CK_STATS=1 prints each cooperative launch's statistics (ck_launch_stats)
  * on stderr when it completes.
  * CK_CHECK=1 checks every cooperative launch against the FSE'17 semantics:
@@ -152,6 +153,17 @@ struct ck_launch_hints {
                          launch is a queue of its own */
    int priority;      /* enum ck_priority */
    int throttle;      /* enum ck_throttle */
+   int independent;   /* nonzero: no work-group of this ordinary kernel can
+                         wait for another (a driver knows it from the code:
+                         no global or image atomics, no volatile or coherent
+                         global accesses), so they may start in any order.
+                         Each unit then takes its own share of the ids
+                         first, the same share at every launch of that many
+                         work-groups, and helps the others with theirs when
+                         it is done: a launch finds in each unit's cache the
+                         data that unit touched at the launch before. 0:
+                         they start in id order (LOBE). Cooperative launches
+                         ignore it. */
 };
 
 /* The units a throttle leaves a queue on this scheduler. */

@@ -33,8 +33,12 @@
 // left: complete() fills the statistics, calls the completion callback and
 // wakes the waiters) -> freed by ck_launch_wait(). Ordinary launches: queued
 // while they have work-groups to hand out, done when the last one returned.
-// Their work-groups are claimed in id order (next_group only grows), so the
-// started ones are always those below next_group (LOBE). A unit claims the
+// Their work-groups are claimed in id order (claimed_groups only grows), so
+// the started ones are always those below claimed_groups (LOBE), unless no
+// work-group can wait for another (ck_launch_hints::independent): then
+// unit u claims from the front of share u of the ids, the same share at
+// every launch so that its data stay in the unit's cache, and when its own
+// share is empty from the back of the largest one left. A unit claims the
 // next one itself while the launch is what dispatch() would give it anyway:
 // dispatch() sets the launch's `yield` when other waiting work comes first
 // or the unit cap is exceeded, and the unit then returns between two
@@ -51,8 +55,9 @@
 // with these exceptions: `done`, `finished`, `forks_started` and
 // `withdrawals_wanted` are atomics written under the lock and read without
 // it by waiters and parked units (as hints that they confirm under the
-// lock, or as final states); an ordinary launch's `next_group` is claimed
-// with a compare-and-swap by units with or without the lock, and its
+// lock, or as final states); an ordinary launch's work-groups are claimed
+// with compare-and-swaps (claimed_groups, or a share's range) by units with
+// or without the lock, and its
 // `yield`, written under the lock, is read without it as a hint between
 // work-groups; Unit::assigned is a polling hint. The context
 // words belong to the kernel and the scheduler together: every access on
@@ -179,7 +184,12 @@ struct ck_launch {
 
    // Ordinary launches.
    unsigned groups = 0;
-   std::atomic<unsigned> next_group{0}; // claimed below it; only grows, up to groups
+   std::atomic<unsigned> claimed_groups{0}; // only grows, up to groups; in id
+                                            // order, the ids below it
+   struct alignas(64) Share {              // [front, end) of ids left, packed as
+      std::atomic<uint64_t> range{0};      // end << 32 | front
+   };
+   std::unique_ptr<Share[]> shares;        // independent launches: one per unit
    unsigned finished_groups = 0;
    std::atomic<bool> yield{false};      // its units should come back (dispatch())
 
@@ -249,7 +259,8 @@ private:
    void run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned group);
    void serve_parked(Lock &lock, Unit &unit, ck_launch &kernel);
    std::optional<uint32_t> claim_published_group(ck_launch &kernel);
-   static std::optional<unsigned> claim_ordinary_group(ck_launch &launch);
+   std::optional<unsigned> claim_ordinary_group(ck_launch &launch, const Unit &unit);
+   static std::optional<unsigned> claim_from_share(ck_launch::Share &share, bool front);
    bool try_withdraw(ck_launch &kernel);
    void housekeeper_main();
    std::optional<unsigned> read_cap_file() const;
@@ -502,6 +513,14 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups,
    launch->data = data;
    launch->groups = groups;
    apply_hints(*launch, hints);
+   if (hints.independent && units() > 1 && groups > 1) {
+      launch->shares = std::make_unique<ck_launch::Share[]>(units());
+      for (unsigned unit = 0; unit < units(); ++unit) {
+         const uint64_t front = uint64_t(groups) * unit / units();
+         const uint64_t end = uint64_t(groups) * (unit + 1) / units();
+         launch->shares[unit].range.store(end << 32 | front, std::memory_order_relaxed);
+      }
+   }
    Lock lock(mutex_);
    submit(*launch, after);
    dispatch();
@@ -611,7 +630,7 @@ void ck_scheduler::unit_main(Unit &unit)
             launch.run(launch.data, *group, unit.index);
             ++ran;
          } while (!launch.yield.load(std::memory_order_relaxed) &&
-                  (group = claim_ordinary_group(launch)));
+                  (group = claim_ordinary_group(launch, unit)));
          lock.lock();
          launch.finished_groups += ran;
          if (launch.finished_groups == launch.groups)
@@ -701,15 +720,52 @@ void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
    run_group(lock, unit, kernel, *group);
 }
 
-// The next work-group of an ordinary launch, in id order, if one is left.
-std::optional<unsigned> ck_scheduler::claim_ordinary_group(ck_launch &launch)
+// The next work-group of an ordinary launch for the unit, if one is left:
+// in id order, or for an independent launch from the unit's share, else
+// from the share with the most left.
+std::optional<unsigned> ck_scheduler::claim_ordinary_group(ck_launch &launch, const Unit &unit)
 {
-   unsigned group = launch.next_group.load();
-   do {
-      if (group >= launch.groups)
+   if (!launch.shares) {
+      unsigned group = launch.claimed_groups.load();
+      do {
+         if (group >= launch.groups)
+            return std::nullopt;
+      } while (!launch.claimed_groups.compare_exchange_weak(group, group + 1));
+      return group;
+   }
+   std::optional<unsigned> group = claim_from_share(launch.shares[unit.index], true);
+   while (!group) {
+      ck_launch::Share *largest = nullptr;
+      uint64_t most = 0;
+      for (unsigned other = 0; other < units(); ++other) {
+         const uint64_t range = launch.shares[other].range.load(std::memory_order_relaxed);
+         const uint64_t left = (range >> 32) - uint32_t(range);
+         if (left > most) {
+            most = left;
+            largest = &launch.shares[other];
+         }
+      }
+      if (!largest)
          return std::nullopt;
-   } while (!launch.next_group.compare_exchange_weak(group, group + 1));
+      group = claim_from_share(*largest, false);
+   }
+   launch.claimed_groups.fetch_add(1);
    return group;
+}
+
+// An id from the front or the back of a share, if it has one left.
+std::optional<unsigned> ck_scheduler::claim_from_share(ck_launch::Share &share, bool front)
+{
+   uint64_t range = share.range.load();
+   for (;;) {
+      const uint32_t first = uint32_t(range), end = uint32_t(range >> 32);
+      if (first >= end)
+         return std::nullopt;
+      const uint64_t rest =
+         front ? uint64_t(end) << 32 | (first + 1) : uint64_t(end - 1) << 32 | first;
+      if (share.range.compare_exchange_weak(range, rest))
+         return front ? first : end - 1;
+   }
 }
 
 std::optional<uint32_t> ck_scheduler::claim_published_group(ck_launch &kernel)
@@ -767,7 +823,7 @@ void ck_scheduler::dispatch()
    // Launches whose work-groups units claimed to the last without the lock.
    ordinary_queue_.erase(std::remove_if(ordinary_queue_.begin(), ordinary_queue_.end(),
                                         [](const ck_launch *launch) {
-                                           return launch->next_group.load() == launch->groups;
+                                           return launch->claimed_groups.load() == launch->groups;
                                         }),
                          ordinary_queue_.end());
    while (!idle_.empty() && in_use() < unit_cap_) {
@@ -775,10 +831,10 @@ void ck_scheduler::dispatch()
       if (!next)
          break;
       if (!next->cooperative) {
-         const std::optional<unsigned> group = claim_ordinary_group(*next);
+         const std::optional<unsigned> group = claim_ordinary_group(*next, *idle_.back());
          if (group)
             assign(Unit::Task::Ordinary, *next, *group);
-         if (!group || next->next_group.load() == next->groups)
+         if (!group || next->claimed_groups.load() == next->groups)
             ordinary_queue_.erase(std::find(ordinary_queue_.begin(), ordinary_queue_.end(), next));
       } else {
          cooperative_queue_.erase(
@@ -898,7 +954,7 @@ void ck_scheduler::balance()
    };
    for (const ck_launch *launch : ordinary_queue_)
       wanted[launch->priority - CK_PRIORITY_LOW] +=
-         within_room(*launch, launch->groups - launch->next_group.load());
+         within_room(*launch, launch->groups - launch->claimed_groups.load());
    for (const ck_launch *kernel : cooperative_queue_)
       wanted[kernel->priority - CK_PRIORITY_LOW] += within_room(*kernel, 1);
    int64_t coming = 0;
@@ -1247,7 +1303,7 @@ void ck_scheduler::complete(ck_launch &launch)
                                " launch " + std::to_string(launch.id) + kernel + " (" +
                                std::to_string(launch.cooperative ? launch.max_groups
                                                                  : launch.groups) +
-                               " groups)";
+                               " groups" + (launch.shares ? ", in any order)" : ")");
       trace_->launch(launch.id, launch.cooperative, name, launch.started, launch.ended);
       if (launch.cooperative)
          trace_->active_groups(launch.id, launch.ended, 0);
@@ -1303,7 +1359,7 @@ ck_scheduler *create(unsigned units, const ck::Policy &policy, const char *trace
                            cap_file ? cap_file : "", print_stats, check_protocol, fail_launches);
 }
 
-constexpr ck_launch_hints default_hints{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE};
+constexpr ck_launch_hints default_hints{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0};
 
 bool valid(const ck_launch_hints &hints)
 {

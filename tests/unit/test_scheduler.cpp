@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <climits>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -140,6 +141,70 @@ TEST(Ordinary, WorkGroupsStartInIdOrder)
    }
 }
 
+// An independent launch (ck_launch_hints::independent) runs every
+// work-group once whatever the units, the groups and the unit cap: units
+// whose share is done claim from the others' (from their backs), and
+// shares of units that never come are claimed by those that do.
+TEST(Ordinary, IndependentLaunchesRunEveryGroupOnce)
+{
+   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1};
+   for (unsigned units : {1u, 2u, 3u, 4u})
+      for (unsigned cap : {units, 1u})
+         for (unsigned groups : {0u, 1u, 2u, 3u, 7u, 1000u}) {
+            auto scheduler = make_scheduler(units, "default");
+            ck_scheduler_set_unit_cap(scheduler.get(), cap);
+            CountingKernel kernel(groups);
+            wait_or_die(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<CountingKernel>,
+                                                   &kernel, groups, &independent));
+            for (unsigned group = 0; group < groups; ++group)
+               ASSERT_EQ(kernel.runs[group].load(), 1u)
+                  << "group " << group << " of " << groups << ", " << units << " units, cap " << cap;
+         }
+}
+
+// Notes the work-group each unit ran first; no work-group returns before
+// every unit has started one (or 10 s have passed since the launch), so that no unit can
+// run out of its own share before the others start.
+struct FirstGroupPerUnit {
+   explicit FirstGroupPerUnit(unsigned units) : units(units), first(units)
+   {
+      for (auto &group : first)
+         group.store(UINT_MAX);
+   }
+   void run(unsigned group, unsigned unit)
+   {
+      unsigned none = UINT_MAX;
+      if (first[unit].compare_exchange_strong(none, group))
+         started_units.fetch_add(1);
+      while (started_units.load() < units && std::chrono::steady_clock::now() < deadline)
+         std::this_thread::yield();
+   }
+   const unsigned units;
+   const std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::now() + 10s;
+   std::vector<std::atomic<unsigned>> first;
+   std::atomic<unsigned> started_units{0};
+};
+
+// Each unit starts an independent launch at the front of its own share of
+// the ids, [u * groups / units, (u + 1) * groups / units), at every launch:
+// the same unit meets the same data again.
+TEST(Ordinary, IndependentLaunchesStartEachUnitOnItsShare)
+{
+   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1};
+   for (unsigned units : {2u, 3u}) {
+      auto scheduler = make_scheduler(units, "default");
+      for (int launch = 0; launch < 3; ++launch) {
+         FirstGroupPerUnit kernel(units);
+         wait_or_die(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<FirstGroupPerUnit>,
+                                                &kernel, 1000, &independent));
+         ASSERT_EQ(kernel.started_units.load(), units);
+         for (unsigned unit = 0; unit < units; ++unit)
+            EXPECT_EQ(kernel.first[unit].load(), 1000 * unit / units)
+               << "unit " << unit << " of " << units << ", launch " << launch;
+      }
+   }
+}
+
 // Work-groups that take about 20 us each, counting how many started.
 struct SlowGroups {
    void run(unsigned, unsigned)
@@ -168,8 +233,8 @@ struct Witness {
 TEST(Ordinary, WaitingHigherPriorityWorkTakesTheUnitBetweenWorkGroups)
 {
    auto scheduler = make_scheduler(1, "default");
-   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE},
-      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE};
+   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0},
+      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0};
    SlowGroups slow;
    ck_launch *slow_launch =
       ck_scheduler_launch_hinted(scheduler.get(), run_kernel<SlowGroups>, &slow, 10000, &low);
