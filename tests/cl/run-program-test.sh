@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-program-test.sh [--require-resizing] [--no-warnings] [--cache-hit]
-#    [--chunks FORM] [--compiles N] [--vector-accesses] [--fences KIND] TESTER FILE.cl
+#    [--chunks FORM] [--compiles N] [--vector-accesses] [--fences KIND]
+#    [--claim-order ORDER] TESTER FILE.cl
 # Runs one piglit-format .cl program test with piglit's cl-program-tester and
 # passes only if piglit reports "pass" (a skip is a failure here: every
 # project test must run on the patched Mesa). With --require-resizing, every
@@ -28,7 +29,12 @@
 # compiler fences only (syncscope("singlethread")), at least one:
 # a work-group's invocations run on one thread, so its barriers need no
 # fence instruction; with --fences cross-thread, it must have a fence of the
-# machine, one that other work-groups see.
+# machine, one that other work-groups see. With --claim-order any, a run
+# with a scheduler trace (CK_TRACE) must have made ordinary launches of more
+# than one work-group, and the scheduler must have started every one of
+# them in any order (each unit its share of the ids): kernels none of
+# whose work-groups can wait for another; with --claim-order ids, in id
+# order, every one: kernels whose work-groups can wait.
 set -u
 require_resizing=0
 no_warnings=0
@@ -37,6 +43,7 @@ chunks=
 compiles=
 vector_accesses=0
 fences=
+claim_order=
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
@@ -56,6 +63,11 @@ while :; do
          case "$fences" in
             single-thread|cross-thread) ;;
             *) echo "run-program-test: --fences takes single-thread or cross-thread" >&2; exit 2 ;;
+         esac ;;
+      --claim-order) claim_order=$2; shift
+         case "$claim_order" in
+            any|ids) ;;
+            *) echo "run-program-test: --claim-order takes any or ids" >&2; exit 2 ;;
          esac ;;
       *) break ;;
    esac
@@ -132,6 +144,23 @@ if [ -n "$chunks" ]; then
    esac
    if [ "$form" != "$chunks" ]; then
       echo "run-program-test: $test_file's SIMD chunks are not $chunks (symbols: $symbols)" >&2
+      exit 1
+   fi
+fi
+if [ -n "$claim_order" ]; then
+   trace=$(mktemp) || exit 1
+   CK_TRACE="$trace" "$tester" "$test_file" >/dev/null 2>&1
+   launches=$(grep -o '"name":"ordinary launch [0-9]* ([0-9]* groups[^"]*"' "$trace" |
+      grep -v '(1 groups')
+   rm -f "$trace"
+   total=$(printf '%s' "$launches" | grep -c .)
+   any=$(printf '%s' "$launches" | grep -c 'in any order')
+   case "$claim_order" in
+      any) expected=$total ;;
+      ids) expected=0 ;;
+   esac
+   if [ "$total" -eq 0 ] || [ "$any" -ne "$expected" ]; then
+      echo "run-program-test: $any of $test_file's $total ordinary launches of several work-groups started them in any order, not $claim_order" >&2
       exit 1
    fi
 fi
