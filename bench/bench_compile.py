@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Compile time of OpenCL programs nobody here wrote, patched against
-unpatched Mesa, with Mesa's shader cache disabled (as a new machine has it).
+unpatched Mesa, rusticl on llvmpipe, with Mesa's shader cache disabled (as
+a new machine has it).
 
-Each program is run by piglit's cl-program-tester, which builds it (Clover
-compiles at clBuildProgram) and launches each kernel once on its small
-test input (llvmpipe compiles at the first launch); the tests' own run time
-is milliseconds. Runs are paired: for every repeat, the unpatched and the
-patched run of one program follow each other, in alternating order, so
-that the machine's drift affects both. Prints, per program, the median
-wall time of each (with the spread), their ratio, the ratio of the median
-CPU times (user + system: what the compiles cost, less the time the
-machine gave to others), and then the geometric mean and the worst ratio
-of the ordinary programs and, separately, of the cooperative ones.
+Each program is run by piglit's cl-program-tester, which builds it (rusticl
+compiles it to NIR at clBuildProgram) and launches each kernel once on its
+small test input (llvmpipe compiles the shader at the first launch); the
+tests' own run time is milliseconds. Runs are paired: for every repeat, the
+unpatched and the patched run of one program follow each other, in
+alternating order, so that the machine's drift affects both. Prints, per
+program, the median wall time of each (with the spread), their ratio, the
+ratio of the median CPU times (user + system: what the compiles cost, less
+the time the machine gave to others), and then the geometric mean and the
+worst ratio of the ordinary programs and, separately, of the cooperative
+ones.
 """
 import argparse
 import math
@@ -72,25 +74,38 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def add_mesa_arguments(parser):
-    """The options naming the patched and the unpatched Mesa."""
-    parser.add_argument("--patched-icd", required=True)
-    parser.add_argument("--unpatched-icd", required=True)
-    parser.add_argument("--patched-pipes", required=True)
-    parser.add_argument("--unpatched-pipes", required=True)
+def add_mesa_arguments(parser, zink=False):
+    """The options naming the patched and the unpatched Mesa: each one's ICD
+    directory (rusticl's); with zink, also --driver and each one's Vulkan
+    ICD file (lavapipe's), which zink runs on."""
+    parser.add_argument("--patched-icd", required=True,
+                        help="an ICD directory naming rusticl of the patched Mesa alone")
+    parser.add_argument("--unpatched-icd", required=True, help="the same of the unpatched Mesa")
+    if zink:
+        parser.add_argument("--driver", choices=["llvmpipe", "zink"], default="llvmpipe",
+                            help="the driver under rusticl")
+        parser.add_argument("--patched-vk-icd", required=True,
+                            help="the Vulkan ICD file of the patched Mesa's lavapipe (for zink)")
+        parser.add_argument("--unpatched-vk-icd", required=True,
+                            help="the same of the unpatched Mesa")
+    else:
+        parser.set_defaults(driver="llvmpipe")
 
 
 def mesa_environments(args, **variables):
     """{"unpatched": env, "patched": env}: each points the ICD loader at one
-    Mesa. Each ICD directory names one frontend: LP_CL enables llvmpipe for
-    Clover, RUSTICL_ENABLE for rusticl."""
-    base = dict(os.environ, LP_CL="1", RUSTICL_ENABLE="llvmpipe", **variables)
-    return {
-        "unpatched": dict(base, OCL_ICD_VENDORS=args.unpatched_icd,
-                          GALLIUM_PIPE_SEARCH_DIR=args.unpatched_pipes),
-        "patched": dict(base, OCL_ICD_VENDORS=args.patched_icd,
-                        GALLIUM_PIPE_SEARCH_DIR=args.patched_pipes),
-    }
+    Mesa's rusticl and enables args.driver there, as tools/lib/mesa.sh's
+    mesa_env_exports does: llvmpipe, or zink over that Mesa's lavapipe."""
+    envs = {}
+    for which in ("unpatched", "patched"):
+        env = dict(os.environ, OCL_ICD_VENDORS=getattr(args, f"{which}_icd"), **variables)
+        if args.driver == "zink":
+            env.update(RUSTICL_ENABLE="swrast", GALLIUM_DRIVER="zink", LIBGL_ALWAYS_SOFTWARE="1",
+                       VK_DRIVER_FILES=getattr(args, f"{which}_vk_icd"))
+        else:
+            env.update(RUSTICL_ENABLE="llvmpipe")
+        envs[which] = env
+    return envs
 
 
 def main():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run time of well-known ordinary OpenCL kernels (bench/kernels, run and
-checked by ck-kernels) on PoCL, on the patched Mesa and on the unpatched
-Mesa, both frontends of each: `tools/ck bench pocl`.
+checked by ck-kernels) on PoCL and on rusticl and llvmpipe of the patched
+Mesa and of the unpatched Mesa: `tools/ck bench pocl`.
 
 Each repeat runs, per kernel, one ck-kernels process on every platform, the
 platforms in round-robin order (repeat r starts with the r-th), so that the
@@ -9,7 +9,7 @@ machine's drift affects all; each process compiles in an untimed warm-up,
 then times --runs runs on the host clock, every run checked against a
 sequential host reference. Prints per kernel the median milliseconds over
 all runs of each platform (with the spread), then the ratios of the medians
-(patched/PoCL, unpatched/PoCL, patched/unpatched, per frontend) with their
+(patched/PoCL, unpatched/PoCL, patched/unpatched) with their
 geometric mean and worst case, and the same ratios of the runs' CPU time
 (user + system of all the process's threads), which other processes' load
 moves less. A kernel whose result is wrong on a platform
@@ -22,16 +22,13 @@ import statistics
 import subprocess
 import sys
 
-PLATFORMS = ["pocl", "clover-patched", "rusticl-patched", "clover-unpatched",
-             "rusticl-unpatched"]
-TITLES = {"pocl": "PoCL", "clover-patched": "Clover patched",
-          "rusticl-patched": "rusticl patched", "clover-unpatched": "Clover unpatched",
+PLATFORMS = ["pocl", "rusticl-patched", "rusticl-unpatched"]
+TITLES = {"pocl": "PoCL", "rusticl-patched": "rusticl patched",
           "rusticl-unpatched": "rusticl unpatched"}
 SHORT = {"pocl": "PoCL", "patched": "p", "unpatched": "u"}
-# (numerator, denominator) of every ratio column, per frontend.
-RATIOS = [(f"{frontend}-{a}", b if b == "pocl" else f"{frontend}-{b}")
-          for frontend in ("clover", "rusticl")
-          for a, b in (("patched", "pocl"), ("unpatched", "pocl"), ("patched", "unpatched"))]
+# (numerator, denominator) of every ratio column.
+RATIOS = [("rusticl-patched", "pocl"), ("rusticl-unpatched", "pocl"),
+          ("rusticl-patched", "rusticl-unpatched")]
 
 
 def environment(platform, args):
@@ -40,12 +37,8 @@ def environment(platform, args):
     if platform == "pocl":
         return dict(env, OCL_ICD_VENDORS=args.pocl_icd, POCL_CPU_MAX_CU_COUNT=str(args.threads),
                     POCL_MAX_PTHREAD_COUNT=str(args.threads), POCL_CACHE_DIR=args.pocl_cache)
-    frontend, which = platform.split("-")
-    icd = args.patched_icd if which == "patched" else args.unpatched_icd
-    if frontend == "rusticl":
-        return dict(env, OCL_ICD_VENDORS=icd + "-rusticl", RUSTICL_ENABLE="llvmpipe")
-    pipes = args.patched_pipes if which == "patched" else args.unpatched_pipes
-    return dict(env, OCL_ICD_VENDORS=icd, LP_CL="1", GALLIUM_PIPE_SEARCH_DIR=pipes)
+    icd = args.patched_icd if platform == "rusticl-patched" else args.unpatched_icd
+    return dict(env, OCL_ICD_VENDORS=icd, RUSTICL_ENABLE="llvmpipe")
 
 
 def parse_output(text):
@@ -98,7 +91,7 @@ def worst(column):
 
 
 def ratio_title(a, b):
-    """"Clover p/PoCL" for ("clover-patched", "pocl")."""
+    """"rusticl p/PoCL" for ("rusticl-patched", "pocl")."""
     return f"{TITLES[a].split()[0]} {SHORT[a.split('-')[1]]}/{SHORT[b.split('-')[-1]]}"
 
 
@@ -155,11 +148,8 @@ def main():
     parser.add_argument("--pocl-icd", required=True, help="an ICD directory naming PoCL alone")
     parser.add_argument("--pocl-cache", required=True, help="POCL_CACHE_DIR")
     parser.add_argument("--patched-icd", required=True,
-                        help="Clover's ICD directory of the patched Mesa (rusticl's: DIR-rusticl)")
+                        help="an ICD directory naming rusticl of the patched Mesa alone")
     parser.add_argument("--unpatched-icd", required=True, help="the same of the unpatched Mesa")
-    parser.add_argument("--patched-pipes", required=True,
-                        help="GALLIUM_PIPE_SEARCH_DIR of the patched Mesa")
-    parser.add_argument("--unpatched-pipes", required=True, help="the same of the unpatched Mesa")
     parser.add_argument("--repeats", type=int, default=3, help="processes per kernel and platform")
     parser.add_argument("--runs", type=int, default=3, help="timed runs per process")
     parser.add_argument("--threads", type=int, default=os.cpu_count(),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Run time of ordinary (non-cooperative) kernels, patched against unpatched
-Mesa: the FSE'17 applications' persistent-thread builds, which need no
+Mesa, rusticl on llvmpipe or (--driver zink) on zink over each Mesa's
+lavapipe: the FSE'17 applications' persistent-thread builds, which need no
 extension and so run on both. By default with one work-group on one
 compute thread and the test-scale inputs: stock llvmpipe cannot run their
 occupancy-bound barriers across work-groups, and on the bench-scale inputs
@@ -63,7 +64,7 @@ def main():
     parser.add_argument("--eval", required=True, help="the ck-eval binary")
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--include", required=True)
-    add_mesa_arguments(parser)
+    add_mesa_arguments(parser, zink=True)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--runs", type=int, default=10, help="timed runs per process")
@@ -84,9 +85,9 @@ def main():
                     samples[which].setdefault(label, []).extend(runs)
             print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
 
-    print(f"\nrun time of the persistent-thread builds, {args.groups} work-groups and "
-          f"compute threads, {args.repeats} paired processes of {args.runs} runs, "
-          f"scale {args.scale}\n")
+    print(f"\nrun time of the persistent-thread builds on rusticl and {args.driver}, "
+          f"{args.groups} work-groups and compute threads, {args.repeats} paired processes "
+          f"of {args.runs} runs, scale {args.scale}\n")
     print(f"{'application input':32} {'unpatched':26} {'patched':26} ratio")
     ratios = []
     for label in sorted(samples["unpatched"]):

@@ -1,5 +1,5 @@
 /*
- * C ABI of the cooperative-kernel compiler pass, for Clover.
+ * C ABI of the cooperative-kernel compiler pass, for Mesa's clc (rusticl).
  *
  * ck_lower_module() lowers the cooperative-kernel builtins (offer_kill,
  * request_fork, global_barrier, resizing_global_barrier, query_kill_count

@@ -116,7 +116,7 @@ void defineAtomicsLayer(Module &M) {
 }
 
 /// The spin-wait hint that the protocol calls between polls: an empty
-/// function, never inlined, which Clover and rusticl replace with the
+/// function, never inlined, which rusticl replaces with the
 /// driver's hint (llvmpipe yields the CPU there).
 void defineSpinWait(Module &M) {
   Function *Hint = M.getFunction(CK_SPIN_WAIT_FUNCTION);

@@ -4,7 +4,7 @@
 //   opt -load-pass-plugin libCKPass.so -passes=ck-lower,ck-link-kernel-side
 //
 // ck-lower leaves calls to the kernel side of the protocol; ck-link-kernel-side
-// links and inlines it. Clover and rusticl run both (ck_lower_module).
+// links and inlines it. Mesa's clc runs both for rusticl (ck_lower_module).
 //
 //   opt -load-pass-plugin libCKPass.so -passes=ck-outline-suspend-free in.ll
 //   opt -load-pass-plugin libCKPass.so -passes='ck-outline-suspend-free<P>'

@@ -7,7 +7,8 @@ For each program of tests/fuzz/generate.py (seeds S, S+1, ...):
     persistent threads) with N = 1 gives the reference memory, launched
     twice: a reference whose launches differ is not trusted (the first
     Mesa configuration's memory is the reference then);
-  * the patched Mesa runs it through Clover and rusticl, under the policies
+  * the patched Mesa runs it through rusticl (and Clover, for a Mesa that
+    has it: --platforms), under the policies
     never, default and random:SEED (those with CK_CHECK=1: every launch's
     protocol log replayed against the FSE'17 rules), each with N work-groups
     drawn from 1 .. 4x the compute units;
@@ -1091,13 +1092,14 @@ def main():
                     help="the programs of runs before patch 0071, without the by-value struct "
                     "argument (generate.py --struct-arg)")
     ap.add_argument("--out", default="_build/fuzz")
-    ap.add_argument("--vendors", help="a directory of .icd files naming Clover (ck-mesa*.icd) and "
-                    "rusticl (*rusticl*.icd); or give --clover-icd / --rusticl-icd")
+    ap.add_argument("--vendors", help="a directory of .icd files naming rusticl (*rusticl*.icd) "
+                    "and Clover (ck-mesa*.icd); or give --rusticl-icd / --clover-icd")
     ap.add_argument("--clover-icd")
     ap.add_argument("--rusticl-icd")
     ap.add_argument("--pipe-dir", help="GALLIUM_PIPE_SEARCH_DIR for Clover")
     ap.add_argument("--pocl-icd")
-    ap.add_argument("--platforms", default="pocl,clover,rusticl")
+    ap.add_argument("--platforms", default="pocl,rusticl",
+                    help="of pocl, rusticl and clover (a Mesa before 25 on a driver with native IR)")
     ap.add_argument("--policies", default="never,default,random:1,random:2,cap:1")
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
@@ -1146,7 +1148,8 @@ def main():
         ap.error(f"unknown invalid kinds: {', '.join(sorted(unknown))}")
     os.makedirs(a.out, exist_ok=True)
     if a.vendors:
-        a.clover_icd = a.clover_icd or make_icd(a.out, "clover", a.vendors, r"^(?!.*rusticl).*mesa")
+        if "clover" in a.platforms:
+            a.clover_icd = a.clover_icd or make_icd(a.out, "clover", a.vendors, r"^(?!.*rusticl).*mesa")
         a.rusticl_icd = a.rusticl_icd or make_icd(a.out, "rusticl", a.vendors, r"rusticl")
     for fe in ("clover", "rusticl"):
         if fe in a.platforms and not getattr(a, f"{fe}_icd"):

@@ -50,7 +50,7 @@ def main():
     proc = subprocess.Popen(
         [sys.executable, fuzz, "--out", out, "--count", "1000", "--seed", "9001",
          "--max-size", "1", "--launches", "1", "--invalid-every", "0",
-         "--platforms", "pocl,clover", "--policies", "never", *paths],
+         "--platforms", "pocl,rusticl", "--policies", "never", *paths],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env=dict(os.environ, CK_FUZZ_STOP_TEST=run_id))
     lines = []

@@ -1,7 +1,7 @@
 ; ck-link-kernel-side links the kernel side of the protocol (kernel_side.c)
 ; into the lowered kernel and inlines every call that ck-lower left: only
 ; the spin-wait hint __ck_spin_wait stays called, an internal empty function
-; that is never inlined (Clover and rusticl replace its calls). The atomics
+; that is never inlined (rusticl replaces its calls). The atomics
 ; layer becomes single seq_cst atomics on the context: the global barrier
 ; tags CK_BARRIER_SITE with its call (a load, and a CAS if untagged), then
 ; arrives with an atomic add on CK_BARRIER_ARRIVED, clears the tag with a

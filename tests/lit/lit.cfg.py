@@ -42,7 +42,7 @@ config.substitutions.append(('%ck_plugin', plugin))
 config.substitutions.append(
     ('%ck-lower', '%s -load-pass-plugin %s -passes=ck-lower'
      % (os.path.join(llvm_bin, 'opt'), plugin)))
-# What Clover and rusticl run: lowering, then the kernel side linked in.
+# What rusticl runs: lowering, then the kernel side linked in.
 config.substitutions.append(
     ('%ck-compile', '%s -load-pass-plugin %s -passes=ck-lower,ck-link-kernel-side'
      % (os.path.join(llvm_bin, 'opt'), plugin)))

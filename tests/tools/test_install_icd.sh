@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The ICD files 'tools/ck install --prefix DIR' leaves (write_icd_files), on
 # a prefix laid out as Meson's install of the patched Mesa leaves it: one
-# ICD file per frontend, naming the installed library, and the ICD files of
+# ICD file for rusticl, naming the installed library, and the ICD files of
 # other vendors kept.
 set -uo pipefail
 
@@ -22,28 +22,22 @@ prefix=$tmp/prefix
 libdir=$prefix/lib/x86_64-linux-gnu
 vendors=$prefix/etc/OpenCL/vendors
 mkdir -p "$libdir" "$vendors"
-touch "$libdir/libMesaOpenCL.so.1" "$libdir/libRusticlOpenCL.so.1"
+touch "$libdir/libRusticlOpenCL.so.1"
 # What Meson installs, and another vendor installed into the same prefix.
-echo libMesaOpenCL.so.1 >"$vendors/mesa.icd"
 echo libRusticlOpenCL.so.1 >"$vendors/rusticl.icd"
 echo /opt/pocl/lib/libpocl.so.2 >"$vendors/pocl.icd"
 
 check_prefix() {
-   expect "$1: one ICD file names Clover's library" \
-      "$(icd_files_naming "$vendors" libMesaOpenCL.so.1)" "$vendors/ck-mesa.icd"
    expect "$1: one ICD file names rusticl's library" \
       "$(icd_files_naming "$vendors" libRusticlOpenCL.so.1)" "$vendors/ck-rusticl.icd"
-   expect "$1: ck-mesa.icd names the installed Clover" \
-      "$(cat "$vendors/ck-mesa.icd")" "$libdir/libMesaOpenCL.so.1"
    expect "$1: ck-rusticl.icd names the installed rusticl" \
       "$(cat "$vendors/ck-rusticl.icd")" "$libdir/libRusticlOpenCL.so.1"
    expect "$1: the prefix's ICD files" "$(cd "$vendors" && echo *.icd)" \
-      "ck-mesa.icd ck-rusticl.icd pocl.icd"
+      "ck-rusticl.icd pocl.icd"
 }
 write_icd_files "$prefix"
 check_prefix "after an install"
-# A second install over the first (Meson writes its own files again).
-echo libMesaOpenCL.so.1 >"$vendors/mesa.icd"
+# A second install over the first (Meson writes its own file again).
 echo libRusticlOpenCL.so.1 >"$vendors/rusticl.icd"
 write_icd_files "$prefix"
 check_prefix "after a second install"

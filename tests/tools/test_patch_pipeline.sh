@@ -6,18 +6,19 @@
 set -uo pipefail
 
 real_root=$(cd "$(dirname "$0")/../.." && pwd)
-real_build=${CK_BUILD_DIR:-$real_root/_build}
-[ -f "$real_build/mesa-src/.git/ck-base-ok" ] || { echo "needs a Mesa tree: run tools/ck build"; exit 1; }
+version=$(sed -n 's/^MESA_VERSION=//p' "$real_root/tools/lib/mesa.sh")
+real_line=${CK_BUILD_DIR:-$real_root/_build}/mesa-$version
+[ -f "$real_line/mesa-src/.git/ck-base-ok" ] || { echo "needs a Mesa tree: run tools/ck build"; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-root=$tmp/root build=$tmp/build
-mkdir -p "$root" "$build"
+root=$tmp/root build=$tmp/build line=$tmp/build/mesa-$version
+mkdir -p "$root" "$line"
 cp -r "$real_root/tools" "$root/tools"
-ln -s "$real_build/downloads" "$build/downloads"
-git clone -q --shared --no-checkout "$real_build/mesa-src" "$build/mesa-src"
-git -C "$build/mesa-src" checkout -q --detach ck-base
-touch "$build/mesa-src/.git/ck-base-ok"
+ln -s "$real_line/downloads" "$line/downloads"
+git clone -q --shared --no-checkout "$real_line/mesa-src" "$line/mesa-src"
+git -C "$line/mesa-src" checkout -q --detach ck-base
+touch "$line/mesa-src/.git/ck-base-ok"
 
 passed=0 failed=0
 check() {
@@ -35,39 +36,40 @@ use_series() {
 
 real_patches=("$real_root"/patches/0*.patch)
 first=${real_patches[0]}
-limiter=$(ls "$real_root"/patches/*loop-limiter*.patch)
-screen=$build/mesa-src/src/gallium/drivers/llvmpipe/lp_screen.c
-ir_common=$build/mesa-src/src/gallium/auxiliary/gallivm/lp_bld_ir_common.c
+# a one-line change to one file (rusticl's work-group size check)
+change=$(ls "$real_root"/patches/*reject-work-groups-larger*.patch)
+screen=$line/mesa-src/src/gallium/drivers/llvmpipe/lp_screen.c
+kernel_rs=$line/mesa-src/src/gallium/frontends/rusticl/api/kernel.rs
 : >"$tmp/log"
 
 use_series "$first"
 check "the first patch applies" 'ck patch >"$tmp/log" 2>&1'
-touch -d '2001-01-01' "$screen" "$ir_common"
-use_series "$first" "$limiter"
+touch -d '2001-01-01' "$screen" "$kernel_rs"
+use_series "$first" "$change"
 check "a longer series applies" 'ck patch >"$tmp/log" 2>&1'
-check "the applied tree has the change" 'grep -q unbounded_loops "$ir_common"'
+check "the applied tree has the change" 'grep -q "let mut threads = 1;" "$kernel_rs"'
 check "a file the change did not touch keeps its timestamp" \
    '[ "$(stat -c %Y "$screen")" = "$(date -d 2001-01-01 +%s)" ]'
 check "a file the change touched is rewritten" \
-   '[ "$(stat -c %Y "$ir_common")" != "$(date -d 2001-01-01 +%s)" ]'
+   '[ "$(stat -c %Y "$kernel_rs")" != "$(date -d 2001-01-01 +%s)" ]'
 
-broken=$tmp/$(basename "$limiter")
-sed 's/^ \(   mask->has_mask = FALSE;\)$/ \1 \/* changed context *\//' "$limiter" >"$broken"
-check "the broken patch really differs" '! cmp -s "$limiter" "$broken"'
+broken=$tmp/$(basename "$change")
+sed 's/^ \(    let device_bits = q.device.address_bits();\)$/ \1 \/\/ changed context/' "$change" >"$broken"
+check "the broken patch really differs" '! cmp -s "$change" "$broken"'
 use_series "$first" "$broken"
 check "a patch whose hunk does not apply fails" '! ck patch >"$tmp/log" 2>&1'
-check "the error names the patch" 'grep -q "patch patches/$(basename "$limiter") does not apply" "$tmp/log"'
+check "the error names the patch" 'grep -q "patch patches/$(basename "$change") does not apply" "$tmp/log"'
 check "the error names the file and line of the hunk" \
-   'grep -q "patch failed: src/gallium/auxiliary/gallivm/lp_bld_ir_common.c:[0-9]" "$tmp/log"'
+   'grep -q "patch failed: src/gallium/frontends/rusticl/api/kernel.rs:[0-9]" "$tmp/log"'
 
 use_series "$first"
 echo "missing.patch" >>"$root/patches/series"
 check "a series naming a missing patch fails" '! ck patch >"$tmp/log" 2>&1'
 check "the error names the missing patch" "grep -q \"names 'missing.patch'\" \"\$tmp/log\""
 
-echo stale >"$build/build-ok"
+echo stale >"$line/build-ok"
 check "a failed build removes the finished-build stamp" \
-   '! ck build >"$tmp/log" 2>&1 && [ ! -f "$build/build-ok" ]'
+   '! ck build >"$tmp/log" 2>&1 && [ ! -f "$line/build-ok" ]'
 check "'ck run' refuses to use a failed build" \
    '! ck run -- true >"$tmp/log" 2>&1 && grep -q "no finished build" "$tmp/log"'
 

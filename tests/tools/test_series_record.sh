@@ -5,7 +5,7 @@ set -uo pipefail
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-CK_ROOT=$tmp CK_BUILD=$tmp/_build
+CK_ROOT=$tmp CK_BUILD=$tmp/_build CK_PATCHES=$tmp/patches CK_LINE=$tmp/_build/mesa
 # shellcheck source=/dev/null
 source "$(dirname "$0")/../../tools/lib/common.sh"
 # shellcheck source=/dev/null

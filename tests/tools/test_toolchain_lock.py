@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/toolchain/debian-25.0.7.lock against what it serves.
 
-Every line names a suite that tools/lib/mesa25.sh's private apt lists hold,
+Every line names a suite that tools/lib/mesa.sh's private apt lists hold,
 a package, a version and a SHA-256; every crate of bindgen's Cargo.lock
 (tools/toolchain/bindgen) comes from a librust-*-dev package of the lock at
 the crate's own version (cargo builds offline from those sources alone).

@@ -14,17 +14,16 @@ import bench_pocl  # noqa: E402
 class Args:
     threads = 2
     pocl_icd, pocl_cache = "/pocl-icd", "/pocl-cache"
-    patched_icd, unpatched_icd = "/p/icd", "/u/icd"
-    patched_pipes, unpatched_pipes = "/p/pipes", "/u/pipes"
+    patched_icd, unpatched_icd = "/p/icd-rusticl", "/u/icd-rusticl"
 
 
 class BenchPoclTest(unittest.TestCase):
     def test_parse_output(self):
         device, times, wrong = bench_pocl.parse_output(
-            "device,Clover,llvmpipe (LLVM 14.0.6, 256 bits)\n"
+            "device,rusticl,llvmpipe (LLVM 15.0.6, 256 bits)\n"
             "time,scan,0.5,0.9\ntime,scan,0.25,0.5\n"
             "wrong,bfs,3 of 8 elements wrong, first [2]: got 1, expected 2 (run 1)\n")
-        self.assertEqual(device, "Clover: llvmpipe (LLVM 14.0.6, 256 bits)")
+        self.assertEqual(device, "rusticl: llvmpipe (LLVM 15.0.6, 256 bits)")
         self.assertEqual(times, {"scan": [(0.5, 0.9), (0.25, 0.5)]})
         self.assertEqual(wrong, {"bfs": "3 of 8 elements wrong, first [2]: got 1, expected 2 (run 1)"})
 
@@ -37,12 +36,13 @@ class BenchPoclTest(unittest.TestCase):
         pocl = bench_pocl.environment("pocl", Args)
         self.assertEqual((pocl["OCL_ICD_VENDORS"], pocl["POCL_MAX_PTHREAD_COUNT"]),
                          ("/pocl-icd", "2"))
-        clover = bench_pocl.environment("clover-unpatched", Args)
-        self.assertEqual((clover["OCL_ICD_VENDORS"], clover["GALLIUM_PIPE_SEARCH_DIR"],
-                          clover["LP_CL"], clover["LP_NUM_THREADS"]),
-                         ("/u/icd", "/u/pipes", "1", "2"))
-        rusticl = bench_pocl.environment("rusticl-patched", Args)
-        self.assertEqual((rusticl["OCL_ICD_VENDORS"], rusticl["RUSTICL_ENABLE"]),
+        # the ICD directories as given, each naming one Mesa's rusticl
+        unpatched = bench_pocl.environment("rusticl-unpatched", Args)
+        self.assertEqual((unpatched["OCL_ICD_VENDORS"], unpatched["RUSTICL_ENABLE"],
+                          unpatched["LP_NUM_THREADS"]),
+                         ("/u/icd-rusticl", "llvmpipe", "2"))
+        patched = bench_pocl.environment("rusticl-patched", Args)
+        self.assertEqual((patched["OCL_ICD_VENDORS"], patched["RUSTICL_ENABLE"]),
                          ("/p/icd-rusticl", "llvmpipe"))
 
     def test_medians(self):
@@ -52,11 +52,10 @@ class BenchPoclTest(unittest.TestCase):
 
     def test_ratios(self):
         medians = {"pocl": {"a": 1.0, "b": 2.0, "c": 4.0},
-                   "clover-patched": {"a": 2.0, "b": 8.0},
-                   "clover-unpatched": {"a": 4.0, "b": 4.0, "c": 4.0}}
-        pairs = [("clover-patched", "pocl"), ("clover-unpatched", "pocl"),
-                 ("clover-patched", "clover-unpatched")]
-        ratios = bench_pocl.ratio_table(medians, ["a", "b", "c"], pairs)
+                   "rusticl-patched": {"a": 2.0, "b": 8.0},
+                   "rusticl-unpatched": {"a": 4.0, "b": 4.0, "c": 4.0}}
+        pairs = bench_pocl.RATIOS
+        ratios = bench_pocl.ratio_table(medians, ["a", "b", "c"])
         self.assertEqual(ratios[pairs[0]], {"a": 2.0, "b": 4.0, "c": None})
         self.assertEqual(ratios[pairs[2]], {"a": 0.5, "b": 2.0, "c": None})
         self.assertTrue(math.isclose(bench_pocl.geomean(ratios[pairs[0]].values()),
@@ -68,8 +67,7 @@ class BenchPoclTest(unittest.TestCase):
 
     def test_titles(self):
         self.assertEqual([bench_pocl.ratio_title(a, b) for a, b in bench_pocl.RATIOS],
-                         ["Clover p/PoCL", "Clover u/PoCL", "Clover p/u",
-                          "rusticl p/PoCL", "rusticl u/PoCL", "rusticl p/u"])
+                         ["rusticl p/PoCL", "rusticl u/PoCL", "rusticl p/u"])
 
     def test_describe(self):
         self.assertEqual(bench_pocl.describe([(0.002, 1), (0.001, 1), (0.004, 1)]),

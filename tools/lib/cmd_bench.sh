@@ -2,9 +2,9 @@
 
 bench_help() {
    cat <<EOF2
-usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
-       tools/ck bench [micro] [--threads "2 4 8"] [--repeats N] [-- --benchmark_...]
-       tools/ck bench runtime [--repeats N] [--runs N] [--scale test|bench] [--apps NAME,...]
+usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N] [-- --benchmark_...]
+       tools/ck bench runtime [--driver llvmpipe|zink] [--repeats N] [--runs N]
+                              [--scale test|bench] [--apps NAME,...]
        tools/ck bench compile [--repeats N] [--filter TEXT]... [--skip TEXT]...
                               [--program FILE.cl]...
        tools/ck bench progress [--configs LIST] [--threads N] [--timeout S] [--confirm S]
@@ -19,9 +19,9 @@ usage: tools/ck bench [--frontend clover|rusticl] SUBCOMMAND [ARGS]
 
 Builds if needed, then measures. Benchmarks are not tests: nothing here
 passes or fails on a figure (a wrong application result does fail).
---frontend (anywhere on the line) picks the OpenCL frontend that runs the
-programs, Clover (default) or rusticl; compile compares the same frontend
-patched and unpatched.
+Mesa runs the programs on rusticl and llvmpipe, where cooperative kernels
+run; runtime, which runs ordinary kernels only, takes --driver llvmpipe|zink
+(default: CK_DRIVER, else llvmpipe).
 
 micro (the default)
   The micro-benchmarks (bench/ck-bench.cpp), once per llvmpipe
@@ -46,8 +46,10 @@ runtime
   the two Mesas; prints each application's median time with min-max, the
   ratio, and the geometric mean and worst ratio; a run with a wrong result
   is named, not timed.
-  --repeats (processes per Mesa, default 5), --runs (timed runs per
-  process, default 10), --scale, --apps, --groups.
+  --driver (under rusticl on both Mesas: llvmpipe, or zink over each
+  build's lavapipe; default CK_DRIVER, else llvmpipe), --repeats
+  (processes per Mesa, default 5), --runs (timed runs per process, default
+  10), --scale, --apps, --groups.
 
 compile
   Compile time of programs nobody here wrote, patched against unpatched
@@ -99,32 +101,31 @@ pocl
   naive and 16x16-tiled float matmul, a Jacobi 5-point stencil, a tree
   reduction in local memory, a Blelloch scan with block sums, scalar CSR
   SpMV, 256-bin histograms with global and with local atomics, and a
-  level-synchronous BFS (one launch per level); on PoCL, on Clover and
-  rusticl of the patched Mesa and of the unpatched Mesa (built as
-  'piglit-baseline' builds it), whatever --frontend says. Per repeat and
-  kernel, one process per platform, the platforms in round-robin order;
-  each process compiles in an untimed warm-up run, then times --runs runs
-  on the host clock (first enqueue to clFinish). Every run is checked
-  against a sequential host reference: a wrong result is named, not timed
-  there, and fails the command. Prints each kernel's median milliseconds
-  with min-max per platform, then the ratios of the medians (patched/PoCL,
-  unpatched/PoCL, patched/unpatched per frontend) with the geometric mean
-  and the worst case, and the same ratios of the runs' CPU time (user +
-  system, all threads), which other processes' load moves less
-  (DIR/kernels.txt).
+  level-synchronous BFS (one launch per level); on PoCL, and on rusticl
+  and llvmpipe of the patched Mesa and of the unpatched Mesa (built as
+  'piglit-baseline' builds it). Per repeat and kernel, one process per
+  platform, the platforms in round-robin order; each process compiles in
+  an untimed warm-up run, then times --runs runs on the host clock (first
+  enqueue to clFinish). Every run is checked against a sequential host
+  reference: a wrong result is named, not timed there, and fails the
+  command. Prints each kernel's median milliseconds with min-max per
+  platform, then the ratios of the medians (patched/PoCL, unpatched/PoCL,
+  patched/unpatched) with the geometric mean and the worst case, and the
+  same ratios of the runs' CPU time (user + system, all threads), which
+  other processes' load moves less (DIR/kernels.txt).
   --repeats N       processes per kernel and platform (default 3)
   --runs N          timed runs per process (default 3)
   --threads N       LP_NUM_THREADS and PoCL's compute units (default: the
                     number of CPUs, $(nproc))
   --kernels LIST    only these (comma-separated; default all)
-  --platforms LIST  only these of pocl, clover-patched, rusticl-patched,
-                    clover-unpatched, rusticl-unpatched
+  --platforms LIST  only these of pocl, rusticl-patched, rusticl-unpatched
   --apps LIST|all   then the FSE'17 applications too, as 'bench table2
                     --platform pocl' runs them (same --repeats and
                     --threads, output in DIR): cooperative and persistent
-                    builds on the patched Mesa's --frontend against the
-                    persistent builds on PoCL (the unpatched Mesa cannot run
-                    them: see runtime); 'all' for all 12 inputs
+                    builds on the patched Mesa (rusticl, llvmpipe)
+                    against the persistent builds on PoCL (the unpatched
+                    Mesa cannot run them: see runtime); 'all' for all 12
+                    inputs
   --scale test|bench  the applications' inputs (default bench)
   --out DIR         default $CK_BUILD/bench-pocl
   A few minutes on 2 CPUs with the defaults (--repeats 5 took 10 minutes
@@ -151,19 +152,17 @@ public
   command. Prints each program's median kernel time with min-max and the
   launch count per platform, the ratios of the medians against the first
   platform with the geometric mean and worst case, the wall times and each
-  platform's device ($CK_BUILD/public-suite/report.txt). Builds the pinned
-  Mesa if needed; rusticl-$MESA25_VERSION needs 'tools/ck build --mesa
-  $MESA25_VERSION' first.
+  platform's device ($CK_BUILD/public-suite/report.txt). Builds the patched
+  Mesa if needed.
   --suite-dir DIR   a Rodinia 3.1 checkout (required)
   --programs LIST   only these (comma-separated; default all eight)
   --repeats N       processes per program and platform (default 3)
   --size test|bench inputs: test (well under a second per run on one CPU)
                     or bench (default; about 0.2-2 s of kernel time on PoCL
                     with 2 threads)
-  --platforms LIST  of pocl (Debian's PoCL, $CK_BUILD/pocl-icd), rusticl and
-                    clover (the patched Mesa $MESA_VERSION's), rusticl-$MESA25_VERSION
-                    (after 'tools/ck build --mesa $MESA25_VERSION'); default
-                    pocl,clover,rusticl, the first the ratios' base
+  --platforms LIST  of pocl (Debian's PoCL, $CK_BUILD/pocl-icd) and rusticl
+                    (rusticl and llvmpipe of the patched Mesa $MESA_VERSION);
+                    default pocl,rusticl, the first the ratios' base
   --threads N       LP_NUM_THREADS and PoCL's compute units (default: the
                     number of CPUs, $(nproc))
 
@@ -200,16 +199,7 @@ EOF2
 }
 
 cmd_bench() {
-   local sub=micro rest=()
-   while [ $# -gt 0 ]; do
-      if parse_frontend "$@"; then
-         shift 2
-      else
-         rest+=("$1")
-         shift
-      fi
-   done
-   set -- "${rest[@]}"
+   local sub=micro
    case "${1:-}" in
       micro|runtime|compile|progress|pocl|public|table2|fig5|fig6|all) sub=$1; shift ;;
    esac
@@ -243,8 +233,8 @@ bench_micro() {
       shift
    done
    build_if_needed
-   eval "$(mesa_env_exports)"
-   note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND"
+   eval "$(mesa_env_exports llvmpipe)"
+   note "machine: $(nproc) CPUs, $(uname -m); rusticl on llvmpipe"
    local t
    for t in $threads; do
       step "benchmarks with LP_NUM_THREADS=$t"
@@ -256,29 +246,36 @@ bench_micro() {
 }
 
 bench_compile() {
-   case "${1:-}" in -h|--help) bench_help; return 0 ;; esac
+   local arg
+   for arg in "$@"; do
+      case "$arg" in -h|--help) bench_help; return 0 ;; esac
+   done
    build_if_needed
    ensure_unpatched_build
-   note "machine: $(nproc) CPUs, $(uname -m)"
-   note "frontend: $CK_FRONTEND"
+   note "machine: $(nproc) CPUs, $(uname -m); rusticl on llvmpipe"
    /usr/bin/python3 "$CK_ROOT/bench/bench_compile.py" --root "$CK_ROOT" \
-      --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
-      --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
-      --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
-      --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" "$@"
+      --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" "$@"
 }
 
 bench_runtime() {
-   case "${1:-}" in -h|--help) bench_help; return 0 ;; esac
+   # --driver anywhere on the line; everything else goes to bench_runtime.py
+   local args=()
+   while [ $# -gt 0 ]; do
+      case "$1" in
+         -h|--help) bench_help; return 0 ;;
+         --driver) parse_driver "$@"; shift 2 ;;
+         *) args+=("$1"); shift ;;
+      esac
+   done
+   check_driver "$CK_DRIVER"
    build_if_needed
    ensure_unpatched_build
-   note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND"
+   note "machine: $(nproc) CPUs, $(uname -m); rusticl on $CK_DRIVER"
    /usr/bin/python3 "$CK_ROOT/bench/bench_runtime.py" --eval "$CK_PLUGIN_BUILD/bench/ck-eval" \
-      --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" \
-      --patched-icd "$(frontend_icd_dir "$CK_ICD_DIR")" \
-      --unpatched-icd "$(frontend_icd_dir "$CK_UNPATCHED_ICD")" \
-      --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
-      --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" "$@"
+      --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --driver "$CK_DRIVER" \
+      --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" \
+      --patched-vk-icd "$CK_LINE/lvp_icd.json" --unpatched-vk-icd "$CK_UNPATCHED_VK_ICD" \
+      "${args[@]}"
 }
 
 # The ICD directory that names Debian's PoCL alone, installing it if needed.
@@ -296,10 +293,10 @@ progress_env() {
    local config=$1 threads=$2
    printf 'export LP_NUM_THREADS=%q\n' "$threads"
    case "$config" in
-      unpatched) mesa_env_exports "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD" ;;
-      ordinary) mesa_env_exports ;;
-      cooperative) mesa_env_exports; printf 'export CK_POLICY=default\n' ;;
-      cooperative-random) mesa_env_exports; printf 'export CK_POLICY=random:1\n' ;;
+      unpatched) mesa_env_exports llvmpipe "$CK_UNPATCHED_ICD" ;;
+      ordinary) mesa_env_exports llvmpipe ;;
+      cooperative) mesa_env_exports llvmpipe; printf 'export CK_POLICY=default\n' ;;
+      cooperative-random) mesa_env_exports llvmpipe; printf 'export CK_POLICY=random:1\n' ;;
       pocl)
          printf 'export OCL_ICD_VENDORS=%q\n' "$CK_POCL_ICD"
          printf 'export POCL_CPU_MAX_CU_COUNT=%q POCL_MAX_PTHREAD_COUNT=%q\n' "$threads" "$threads"
@@ -340,7 +337,7 @@ bench_progress() {
    [[ ",$configs," == *,unpatched,* ]] && ensure_unpatched_build
    [[ ",$configs," == *,pocl,* ]] && ensure_pocl
    mkdir -p "$out"
-   note "machine: $(nproc) CPUs, $(uname -m); frontend: $CK_FRONTEND; LP_NUM_THREADS=$threads"
+   note "machine: $(nproc) CPUs, $(uname -m); rusticl on llvmpipe; LP_NUM_THREADS=$threads"
    for config in "${config_list[@]}"; do
       kernel=ordinary
       [[ $config == cooperative* ]] && kernel=cooperative
@@ -364,7 +361,7 @@ bench_progress() {
 
 bench_pocl() {
    local threads apps="" scale=bench out=$CK_BUILD/bench-pocl repeats=3 args=() failed=() rc=0
-   local platforms=pocl,clover-patched,rusticl-patched,clover-unpatched,rusticl-unpatched
+   local platforms=pocl,rusticl-patched,rusticl-unpatched
    threads=$(nproc)
    while [ $# -gt 0 ]; do
       case "$1" in
@@ -401,8 +398,6 @@ bench_pocl() {
    /usr/bin/python3 "$CK_ROOT/bench/bench_pocl.py" --binary "$CK_PLUGIN_BUILD/bench/ck-kernels" \
       --dir "$CK_ROOT/bench/kernels" --pocl-icd "$CK_POCL_ICD" --pocl-cache "$CK_BUILD/pocl-cache" \
       --patched-icd "$CK_ICD_DIR" --unpatched-icd "$CK_UNPATCHED_ICD" \
-      --patched-pipes "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" \
-      --unpatched-pipes "$CK_UNPATCHED_BUILD/src/gallium/targets/pipe-loader" \
       --repeats "$repeats" --threads "$threads" --platforms "$platforms" "${args[@]}" |
       tee "$out/kernels.txt" || rc=$?
    [ "$rc" -eq 0 ] || failed+=("ordinary kernels (exit $rc)")
@@ -426,20 +421,14 @@ public_platform() {
          printf 'pocl=%s,POCL_CPU_MAX_CU_COUNT=%s,POCL_MAX_PTHREAD_COUNT=%s,POCL_CACHE_DIR=%s\n' \
             "$CK_POCL_ICD" "$threads" "$threads" "$CK_BUILD/pocl-cache" ;;
       rusticl)
-         printf 'rusticl=%s,RUSTICL_ENABLE=llvmpipe,LP_NUM_THREADS=%s\n' "$CK_ICD_DIR-rusticl" "$threads" ;;
-      clover)
-         # what 'tools/ck env --frontend clover' exports
-         printf 'clover=%s,LP_CL=1,GALLIUM_PIPE_SEARCH_DIR=%s,LP_NUM_THREADS=%s\n' "$CK_ICD_DIR" \
-            "$CK_MESA_BUILD/src/gallium/targets/pipe-loader" "$threads" ;;
-      "rusticl-$MESA25_VERSION")
-         printf 'rusticl-%s=%s,RUSTICL_ENABLE=llvmpipe,LP_NUM_THREADS=%s\n' "$MESA25_VERSION" \
-            "$CK25_ICD_DIR" "$threads" ;;
-      *) die "unknown platform '$name' (pocl, clover, rusticl, rusticl-$MESA25_VERSION)" ;;
+         # what 'tools/ck env --driver llvmpipe' exports
+         printf 'rusticl=%s,RUSTICL_ENABLE=llvmpipe,LP_NUM_THREADS=%s\n' "$CK_ICD_DIR" "$threads" ;;
+      *) die "unknown platform '$name' (pocl, rusticl)" ;;
    esac
 }
 
 bench_public() {
-   local suite="" repeats=3 size=bench threads platforms=pocl,clover,rusticl args=() rc=0
+   local suite="" repeats=3 size=bench threads platforms=pocl,rusticl args=() rc=0
    local out=$CK_BUILD/public-suite
    threads=$(nproc)
    while [ $# -gt 0 ]; do
@@ -476,17 +465,14 @@ bench_public() {
    for name in "${names[@]}"; do
       case "$name" in
          pocl) ensure_pocl ;;
-         clover|rusticl) build_if_needed ;;
-         "rusticl-$MESA25_VERSION")
-            [ -f "$CK25_BUILD_OK" ] ||
-               die "no finished Mesa $MESA25_VERSION build: run 'tools/ck build --mesa $MESA25_VERSION' first" ;;
+         rusticl) build_if_needed ;;
       esac
       specs+=("$(public_platform "$name" "$threads")")
    done
    [ -f "$CK_PLUGIN_BUILD/build.ninja" ] || die "no plugin build in $CK_PLUGIN_BUILD: run 'tools/ck build'"
    mkdir -p "$out"
    step "building bench/kernel_time_shim.so"
-   with_debian_python ninja -C "$CK_PLUGIN_BUILD" bench/kernel_time_shim.so >"$out/shim-build.log" 2>&1 ||
+   with_toolchain ninja -C "$CK_PLUGIN_BUILD" bench/kernel_time_shim.so >"$out/shim-build.log" 2>&1 ||
       { tail -n 20 "$out/shim-build.log" >&2; false; }
    note "machine: $(nproc) CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
    step "Rodinia 3.1 OpenCL programs on $platforms ($threads threads, size $size)"
@@ -527,12 +513,12 @@ bench_eval() {
       shift
    done
    build_if_needed
-   eval "$(mesa_env_exports)"
+   eval "$(mesa_env_exports llvmpipe)"
    mkdir -p "$out"
    out=$(cd "$out" && pwd)
    local cpus
    cpus=$(nproc)
-   note "machine: $cpus CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); frontend: $CK_FRONTEND"
+   note "machine: $cpus CPUs, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'); rusticl on llvmpipe"
 
    local subs=("$sub") failed=()
    [ "$sub" = all ] && subs=(table2 fig5 fig6)

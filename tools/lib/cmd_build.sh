@@ -2,19 +2,17 @@
 
 build_help() {
    cat <<EOF
-usage: tools/ck build [--jobs N] [--mesa 22.3.6|25.0.7]
+usage: tools/ck build [--jobs N]
 
-Installs missing Debian packages, fetches Mesa $MESA_DEB_VERSION with
-'apt-get source' and checks its checksums, applies patches/series in order,
-then builds this project and Mesa (LLVM 14) under $CK_BUILD.
+Installs missing Debian packages, fetches the tools Debian 12 lacks from
+Debian's archive (tools/toolchain/debian-$MESA_VERSION.lock, checksums
+pinned; bindgen built from Debian's crate sources), fetches Mesa
+$MESA_DEB_VERSION with 'apt-get source' and checks its checksums, applies
+patches/series in order, then builds this project and Mesa (rusticl on
+llvmpipe and zink, lavapipe; LLVM 15) under $CK_LINE.
 Re-running rebuilds only what changed; Mesa's tree is re-patched only when
 the series changed. A failed build removes $CK_BUILD_OK, so 'ck run' refuses
 to use a half-built Mesa.
-
---mesa 25.0.7 builds the next Mesa instead, beside the pinned one (issue
-55): rusticl on llvmpipe and zink, and lavapipe, under $CK_BUILD/mesa-25.0.7
-(tools/lib/mesa25.sh says how its tools come from Debian's archive), with
-the series of patches/25.0.7/ where there is one.
 EOF
 }
 
@@ -47,15 +45,8 @@ fetch_source_package() {
    rm -rf "$dir.tmp"
 }
 
-fetch_mesa() {
-   fetch_source_package "$CK_DOWNLOADS" "$MESA_DEB_VERSION" MESA_SHA256 ensure_deb_src apt-get
-}
-
 # Unpack the source package with Debian's own patches applied, and commit
 # the result as the tag ck-base: the tree our patches are made against.
-# The Mesa line's variables (CK_MESA_SRC, CK_DOWNLOADS, MESA_VERSION,
-# MESA_DEB_VERSION, CK_PATCHES) say which: Mesa 25.0.7's build sets them as
-# locals (mesa25.sh).
 unpack_mesa() {
    [ -f "$CK_MESA_SRC/.git/ck-base-ok" ] && return 0
    step "unpacking Mesa $MESA_DEB_VERSION"
@@ -132,17 +123,6 @@ patch_mesa() {
    printf '%s\n' "$want" >"$CK_MESA_SRC/.git/ck-series-hash"
 }
 
-build_plugin() {
-   step "building the cooperative-kernels plugin"
-   if [ ! -f "$CK_PLUGIN_BUILD/build.ninja" ]; then
-      with_debian_python meson setup "$CK_PLUGIN_BUILD" "$CK_ROOT" --native-file "$CK_NATIVE_FILE" \
-         --buildtype=debugoptimized >"$CK_BUILD/plugin-setup.log" 2>&1 ||
-         { tail -n 30 "$CK_BUILD/plugin-setup.log" >&2; false; }
-   fi
-   with_debian_python ninja -C "$CK_PLUGIN_BUILD" ${CK_JOBS:+-j "$CK_JOBS"} >"$CK_BUILD/plugin-build.log" 2>&1 ||
-      { grep -E -B2 -A12 'error|FAILED' "$CK_BUILD/plugin-build.log" | head -n 60 >&2; false; }
-}
-
 # -Dcooperative-kernels=enabled for a Mesa tree SRC whose series has the
 # cooperative-kernels option (from the patch that adds it on), nothing
 # otherwise: a plugin that Mesa cannot find then fails the configure
@@ -153,74 +133,24 @@ cooperative_kernels_enabled() {
    fi
 }
 
-# build_mesa_tree SRC BUILD WHAT [MESON_OPTION...]: configures (or
-# reconfigures when the options changed) and builds Mesa from SRC into
-# BUILD. A tree whose meson_options.txt has the cooperative-kernels option
-# (the series from the patch that adds it on) gets
-# -Dcooperative-kernels=enabled unless the caller chose, so that a plugin
-# Mesa cannot find fails the configure instead of building Mesa without the
-# extension.
-build_mesa_tree() {
-   local src=$1 build=$2 what=$3
-   shift 3
-   local options=("${MESA_OPTIONS[@]}")
-   [[ " $* " == *" -Dcooperative-kernels="* ]] ||
-      mapfile -t -O "${#options[@]}" options < <(cooperative_kernels_enabled "$src")
-   options+=("$@")
-   local opts_file=$build/.ck-options want
-   # Mesa's configure records where the plugin's headers and libraries are:
-   # a moved checkout must reconfigure.
-   want=$(printf '%s\n' "${options[@]}" "plugin=$CK_PLUGIN_BUILD:$CK_ROOT")
-   step "configuring $what"
-   # A changed configuration is set up from scratch: meson keeps the results
-   # of pkg-config across --reconfigure. ccache makes the rebuild cheap.
-   if [ -f "$build/build.ninja" ] && [ "$(cat "$opts_file" 2>/dev/null)" != "$want" ]; then
-      rm -rf "$build"
-   fi
-   if [ ! -f "$build/build.ninja" ]; then
-      rm -rf "$build"
-      with_debian_python meson setup "$build" "$src" --native-file "$CK_NATIVE_FILE" "${options[@]}" \
-         >"$build.setup.log" 2>&1 || { tail -n 30 "$build.setup.log" >&2; rm -rf "$build"; false; }
-      printf '%s\n' "$want" >"$opts_file"
-   fi
-   step "building $what (log: $build.build.log)"
-   with_debian_python ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} >"$build.build.log" 2>&1 ||
-      { grep -E -A12 '^FAILED|error:' "$build.build.log" | head -n 60 >&2; false; }
-}
-
 cmd_build() {
-   local mesa=$MESA_VERSION
    while [ $# -gt 0 ]; do
       case "$1" in
          --jobs) CK_JOBS=$2; shift ;;
-         --mesa)
-            case "${2:-}" in
-               "$MESA_VERSION"|"$MESA25_VERSION") mesa=$2 ;;
-               *) die "--mesa takes $MESA_VERSION (the pinned Mesa) or $MESA25_VERSION (the next one)" ;;
-            esac
-            shift ;;
          -h|--help) build_help; return 0 ;;
          *) build_help >&2; die "unknown option '$1'" ;;
       esac
       shift
    done
-   if [ "$mesa" = "$MESA25_VERSION" ]; then
-      cmd_build25
-      return
-   fi
-   mkdir -p "$CK_BUILD"
+   local start=$SECONDS
+   mkdir -p "$CK_LINE"
    rm -f "$CK_BUILD_OK"
-   ensure_packages
-   write_native_file
-   fetch_mesa
-   unpack_mesa
-   patch_mesa
-   build_plugin
-   build_mesa_tree "$CK_MESA_SRC" "$CK_MESA_BUILD" "patched Mesa"
-   write_icd "$CK_MESA_BUILD" "$CK_ICD_DIR"
+   prepare_build
+   build_mesa
+   write_icds
    git -C "$CK_MESA_SRC" rev-parse HEAD >"$CK_BUILD_OK"
    CK_STEP=""
-   note "build ready: $CK_MESA_BUILD"
+   note "build ready: $CK_MESA_BUILD ($((SECONDS - start)) s)"
 }
 
 patch_help() {
@@ -234,7 +164,7 @@ EOF
 
 cmd_patch() {
    case "${1:-}" in -h|--help) patch_help; return 0 ;; esac
-   mkdir -p "$CK_BUILD"
+   mkdir -p "$CK_LINE"
    rm -f "$CK_BUILD_OK"
    ensure_packages
    fetch_mesa
@@ -246,11 +176,10 @@ cmd_patch() {
 
 refresh_help() {
    cat <<EOF
-usage: tools/ck refresh-patches [--mesa $MESA_VERSION|$MESA25_VERSION]
+usage: tools/ck refresh-patches
 
-Rewrites the series (patches/ and patches/series; patches/$MESA25_VERSION/
-with --mesa $MESA25_VERSION) from the commits on top of ck-base in the Mesa
-tree ($CK_MESA_SRC, or $CK25_MESA_SRC) with git format-patch. Edit Mesa
+Rewrites the series (patches/ and patches/series) from the commits on top
+of ck-base in the Mesa tree ($CK_MESA_SRC) with git format-patch. Edit Mesa
 there, commit, then run this.
 EOF
 }
@@ -258,13 +187,6 @@ EOF
 cmd_refresh_patches() {
    case "${1:-}" in
       -h|--help) refresh_help; return 0 ;;
-      --mesa)
-         case "${2:-}" in
-            "$MESA_VERSION") ;;
-            "$MESA25_VERSION")
-               local CK_MESA_SRC=$CK25_MESA_SRC CK_PATCHES=$CK25_PATCHES ;;
-            *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
-         esac ;;
       '') ;;
       *) refresh_help >&2; die "unknown option '$1'" ;;
    esac

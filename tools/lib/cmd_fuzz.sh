@@ -7,9 +7,9 @@ usage: tools/ck fuzz [--count N] [--seed S] [--self-test] [-- FUZZ.PY OPTIONS...
 Builds if needed, then runs the differential fuzzer (tests/fuzz/fuzz.py,
 docs/fuzzing.md): N random cooperative kernels from seeds S, S+1, ...
 (tests/fuzz/generate.py), deterministic by construction, each run on PoCL
-with the builtins defined away (the reference), and on the patched Mesa
-through Clover and rusticl under the policies never, default, random:1 and
-random:2 with N work-groups from 1 to 4x the compute units; every third
+with the builtins defined away (the reference), and on rusticl and llvmpipe
+of the patched Mesa under the policies never, default, random:1, random:2
+and cap:1 with N work-groups from 1 to 4x the compute units; every third
 program also has an invalid variant that must be rejected naming its rule
 and line. Prints the programs, configurations, launches, rejections right
 and wrong and programs per minute, then
@@ -24,8 +24,8 @@ Findings (program, launch, what happened, and with --shrink a reduced
 program) are saved under $CK_BUILD/fuzz/findings/. Exits non-zero on any.
 'tools/ck fuzz -- --help' lists the fuzzer's own options (--shrink,
 --policies, --units, --time-limit, ...). With CK_FUZZ_VENDORS=DIR (a
-directory of .icd files naming an installed Clover and rusticl, as
-'tools/ck install' writes), nothing is built and that Mesa is fuzzed.
+directory of .icd files naming an installed rusticl, as 'tools/ck install'
+writes), nothing is built and that Mesa is fuzzed.
 EOF2
 }
 
@@ -35,8 +35,7 @@ fuzz_paths() {
    if [ -n "${CK_FUZZ_VENDORS:-}" ]; then
       printf '%s\n' --vendors "$CK_FUZZ_VENDORS"
    else
-      printf '%s\n' --clover-icd "$CK_ICD_DIR" --rusticl-icd "$CK_ICD_DIR-rusticl" \
-         --pipe-dir "$CK_MESA_BUILD/src/gallium/targets/pipe-loader"
+      printf '%s\n' --rusticl-icd "$CK_ICD_DIR"
    fi
    printf '%s\n' --pocl-icd "$CK_POCL_ICD"
 }
@@ -74,9 +73,9 @@ cmd_fuzz() {
 # The short deterministic run of tools/ck test: the fuzzer's self-test (the
 # oracle must catch a nondeterministic program, a blocking block off its
 # expected value, a hang and a wrong diagnostic), then fixed seeds on PoCL
-# and both frontends, each with an invalid variant (active-count, and three
-# of the four kinds the seeds took before it was added: group-barrier left
-# out, to keep four programs) and the first with an ordinary variant. Adds
+# and rusticl, each with an invalid variant (active-count, and three of the
+# four kinds the seeds took before it was added: group-barrier left out, to
+# keep four programs) and the first with an ordinary variant. Adds
 # to TOTAL_PASSED/TOTAL_FAILED; a platform that is missing fails (no skip).
 CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
                    --policies default,random:7

@@ -9,32 +9,20 @@ PIGLIT_EXCLUDES=(-x bswap -x phatk -x clz-optimizations)
 PIGLIT_TIMEOUT=${CK_PIGLIT_TIMEOUT:-450}
 PIGLIT_LONG_TIMEOUT=${CK_PIGLIT_LONG_TIMEOUT:-600}
 
-# The expectation file of CK_FRONTEND: each frontend against itself, unpatched.
+# The expectation file of DRIVER: rusticl on DRIVER against itself, unpatched.
 piglit_expectation() {
-   case "$CK_FRONTEND" in
-      clover) printf '%s\n' "$CK_ROOT/tests/piglit/cl-unpatched.expected" ;;
-      rusticl) printf '%s\n' "$CK_ROOT/tests/piglit/cl-unpatched-rusticl.expected" ;;
-   esac
-}
-
-# Where CK_FRONTEND's results go, under DIR.
-piglit_results_dir() {
-   case "$CK_FRONTEND" in
-      clover) printf '%s\n' "$1/piglit-results" ;;
-      rusticl) printf '%s\n' "$1/piglit-results-rusticl" ;;
-   esac
+   printf '%s\n' "$CK_ROOT/tests/piglit/cl-rusticl-$1.expected"
 }
 
 piglit_help() {
    cat <<EOF
-usage: tools/ck piglit [--frontend clover|rusticl | --mesa $MESA25_VERSION [--driver llvmpipe|zink]]
-                      [--results DIR] [-t REGEX]...
+usage: tools/ck piglit [--driver llvmpipe|zink] [--results DIR] [-t REGEX]...
 
-Runs Debian's piglit 'cl' profile (without ${PIGLIT_EXCLUDES[*]}) on a
-frontend of the patched Mesa (default Clover) and compares every result
-with that frontend's expectation file,
-  tests/piglit/cl-unpatched.expected          (Clover)
-  tests/piglit/cl-unpatched-rusticl.expected  (rusticl)
+Runs Debian's piglit 'cl' profile (without ${PIGLIT_EXCLUDES[*]}) on rusticl
+of the patched Mesa, on llvmpipe (default) or on zink over the build's
+lavapipe, and compares every result with that driver's expectation file,
+  tests/piglit/cl-rusticl-llvmpipe.expected
+  tests/piglit/cl-rusticl-zink.expected
 which records unpatched Mesa $MESA_DEB_VERSION with each test's time. Mesa
 compiles every kernel anew: piglit gets an empty shader cache of its own, as
 on a new machine. A test that passes unpatched and does not pass patched
@@ -44,26 +32,17 @@ timed out unpatched at the same limit too; either way it is re-run alone
 with ${PIGLIT_LONG_TIMEOUT}s and both results are printed, and only in that
 case does the re-run's result stand for it.
 -t limits the run to matching tests.
-
---mesa $MESA25_VERSION runs it on rusticl of the next Mesa's build, with its
-series (patches/$MESA25_VERSION), on llvmpipe or on zink over lavapipe, against
-tests/piglit/cl-$MESA25_VERSION-rusticl-DRIVER.expected (unpatched $MESA25_VERSION).
 EOF
 }
 
 baseline_help() {
    cat <<EOF
-usage: tools/ck piglit-baseline [--frontend clover|rusticl | --mesa 25.0.7 [--driver llvmpipe|zink]]
+usage: tools/ck piglit-baseline [--driver llvmpipe|zink]
 
 Builds *unpatched* Mesa $MESA_DEB_VERSION (same toolchain and options) into
-$CK_BUILD/unpatched/mesa, runs the same piglit profile on the frontend
-(default Clover) and rewrites its expectation file (see 'piglit --help').
+$CK_UNPATCHED_BUILD, runs the same piglit profile on rusticl and the driver
+(default llvmpipe) and rewrites its expectation file (see 'piglit --help').
 Never edit those files by hand: regenerate them with this command.
-
---mesa 25.0.7 runs the profile on rusticl of the next Mesa's build
-('tools/ck build --mesa 25.0.7', unpatched while patches/25.0.7 has no
-series) on llvmpipe or on zink over lavapipe, and writes
-tests/piglit/cl-25.0.7-rusticl-DRIVER.expected.
 EOF
 }
 
@@ -73,8 +52,7 @@ name_regex() {
 }
 
 # run_piglit ENV RESULTS [piglit args...]: the cl profile, in the
-# environment that the shell exports ENV set (mesa_env_exports or
-# mesa25_env_exports), with an empty shader cache of its own
+# environment that the shell exports ENV set (mesa_env_exports), with an empty shader cache of its own
 # (RESULTS.shader-cache), never the user's.
 run_piglit() {
    local env=$1 results=$2
@@ -107,12 +85,10 @@ rerun_alone() {
 }
 
 cmd_piglit() {
-   local results="" filters=() mesa=$MESA_VERSION driver=llvmpipe
+   local results="" filters=()
    while [ $# -gt 0 ]; do
       case "$1" in
-         --frontend) parse_frontend "$@"; shift ;;
-         --mesa) mesa=${2:-}; shift ;;
-         --driver) driver=${2:-}; shift ;;
+         --driver) parse_driver "$@"; shift ;;
          --results) results=$2; shift ;;
          -t) filters+=(-t "$2"); shift ;;
          -h|--help) piglit_help; return 0 ;;
@@ -121,25 +97,13 @@ cmd_piglit() {
       shift
    done
    local expectation env what
-   case "$mesa" in
-      "$MESA_VERSION")
-         [ -n "$results" ] || results=$(piglit_results_dir "$CK_BUILD")
-         expectation=$(piglit_expectation)
-         [ -f "$expectation" ] ||
-            die "no expectation file $expectation: run 'tools/ck piglit-baseline --frontend $CK_FRONTEND'"
-         require_build
-         env=$(mesa_env_exports "$CK_MESA_BUILD" "$CK_ICD_DIR")
-         what="the patched Mesa, $CK_FRONTEND" ;;
-      "$MESA25_VERSION")
-         [ -n "$results" ] || results=$CK25_BUILD/piglit-gate-$driver
-         expectation=$CK_ROOT/tests/piglit/cl-$MESA25_VERSION-rusticl-$driver.expected
-         [ -f "$expectation" ] || die "no expectation file $expectation"
-         [ -f "$CK25_BUILD_OK" ] ||
-            die "no finished Mesa $MESA25_VERSION build: run 'tools/ck build --mesa $MESA25_VERSION'"
-         env=$(mesa25_env_exports "$driver")
-         what="patched Mesa $MESA25_VERSION, rusticl on $driver" ;;
-      *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
-   esac
+   [ -n "$results" ] || results=$CK_LINE/piglit-gate-$CK_DRIVER
+   expectation=$(piglit_expectation "$CK_DRIVER")
+   [ -f "$expectation" ] ||
+      die "no expectation file $expectation: run 'tools/ck piglit-baseline --driver $CK_DRIVER'"
+   require_build
+   env=$(mesa_env_exports "$CK_DRIVER")
+   what="the patched Mesa, rusticl on $CK_DRIVER"
    # A test that timed out unpatched even alone cannot regress: skip the
    # minutes it takes.
    local name excludes=()
@@ -164,55 +128,37 @@ cmd_piglit() {
 # Builds unpatched Mesa $MESA_DEB_VERSION (same toolchain and options, same
 # relative layout as the patched tree, so ccache shares their objects) into
 # $CK_UNPATCHED_BUILD, with its ICD directory $CK_UNPATCHED_ICD.
-CK_UNPATCHED_SRC=$CK_BUILD/unpatched/mesa-src
-CK_UNPATCHED_BUILD=$CK_BUILD/unpatched/mesa
-CK_UNPATCHED_ICD=$CK_BUILD/unpatched/icd
+CK_UNPATCHED_SRC=$CK_LINE/unpatched/mesa-src
+CK_UNPATCHED_BUILD=$CK_LINE/unpatched/mesa
+CK_UNPATCHED_ICD=$CK_LINE/unpatched/icd-rusticl
+CK_UNPATCHED_VK_ICD=$CK_LINE/unpatched/lvp_icd.json
 ensure_unpatched_build() {
-   mkdir -p "$CK_BUILD"
-   ensure_packages
-   write_native_file
-   fetch_mesa
-   unpack_mesa
-   mkdir -p "$CK_BUILD/unpatched"
+   mkdir -p "$CK_LINE/unpatched"
+   prepare_build
    if [ ! -d "$CK_UNPATCHED_SRC" ]; then
       git -C "$CK_MESA_SRC" worktree prune
       git -C "$CK_MESA_SRC" worktree add -q --detach "$CK_UNPATCHED_SRC" ck-base
    fi
-   build_mesa_tree "$CK_UNPATCHED_SRC" "$CK_UNPATCHED_BUILD" "unpatched Mesa"
-   write_icd "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD"
+   build_mesa_tree "$CK_UNPATCHED_SRC" "$CK_UNPATCHED_BUILD" "unpatched Mesa" ||
+      die "building unpatched Mesa failed; log: $CK_UNPATCHED_BUILD.build.log"
+   write_icds "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD" "$CK_UNPATCHED_VK_ICD"
 }
 
 cmd_piglit_baseline() {
-   local mesa=$MESA_VERSION driver=llvmpipe
    while [ $# -gt 0 ]; do
       case "$1" in
-         --frontend) parse_frontend "$@"; shift ;;
-         --mesa) mesa=${2:-}; shift ;;
-         --driver) driver=${2:-}; shift ;;
+         --driver) parse_driver "$@"; shift ;;
          -h|--help) baseline_help; return 0 ;;
          *) baseline_help >&2; die "unknown option '$1'" ;;
       esac
       shift
    done
    local results expectation env header
-   case "$mesa" in
-      "$MESA_VERSION")
-         ensure_unpatched_build
-         results=$(piglit_results_dir "$CK_BUILD/unpatched")
-         expectation=$(piglit_expectation)
-         env=$(mesa_env_exports "$CK_UNPATCHED_BUILD" "$CK_UNPATCHED_ICD")
-         header="unpatched Mesa $MESA_DEB_VERSION, $CK_FRONTEND, LLVM 14" ;;
-      "$MESA25_VERSION")
-         # Mesa 25.0.7 has no series yet: its build is the unpatched one
-         [ ! -s "$CK25_PATCHES/series" ] ||
-            die "Mesa $MESA25_VERSION's build carries patches/$MESA25_VERSION: an unpatched build for the baseline is not there yet"
-         [ -f "$CK25_BUILD_OK" ] || cmd_build25
-         results=$CK25_BUILD/piglit-results-$driver
-         expectation=$CK_ROOT/tests/piglit/cl-$MESA25_VERSION-rusticl-$driver.expected
-         env=$(mesa25_env_exports "$driver")
-         header="unpatched Mesa $MESA25_DEB_VERSION, rusticl on $driver, LLVM 15" ;;
-      *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
-   esac
+   ensure_unpatched_build
+   results=$CK_LINE/unpatched/piglit-results-$CK_DRIVER
+   expectation=$(piglit_expectation "$CK_DRIVER")
+   env=$(mesa_env_exports "$CK_DRIVER" "$CK_UNPATCHED_ICD" "$CK_UNPATCHED_VK_ICD")
+   header="unpatched Mesa $MESA_DEB_VERSION, rusticl on $CK_DRIVER, LLVM 15"
    step "piglit cl profile on $header (results: $results)"
    run_piglit "$env" "$results"
    local timed_out=()

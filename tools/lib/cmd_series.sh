@@ -1,15 +1,13 @@
 # tools/ck check-series: every prefix of patches/series builds. Sourced by tools/ck.
 
-# The pinned Mesa's; 'check-series --mesa 25.0.7' sets them as locals
-# (cmd_check_series).
-CK_SERIES_PATCHES=$CK_ROOT/patches                   # the series checked
+CK_SERIES_PATCHES=$CK_PATCHES                       # the series checked
 CK_SERIES_RECORD=$CK_SERIES_PATCHES/series.checked  # sha256sum lines of checked patches
-CK_SERIES_SRC=$CK_BUILD/series/mesa-src              # a worktree of $CK_MESA_SRC
-CK_SERIES_BUILD=$CK_BUILD/series/mesa
+CK_SERIES_SRC=$CK_LINE/series/mesa-src               # a worktree of $CK_MESA_SRC
+CK_SERIES_BUILD=$CK_LINE/series/mesa
 
 check_series_help() {
    cat <<EOF
-usage: tools/ck check-series [--mesa $MESA_VERSION|$MESA25_VERSION] [--changed | --all | PATCH...]
+usage: tools/ck check-series [--changed | --all | PATCH...]
 
 Mesa requires every commit of a series to build. This applies patches/series
 to Mesa $MESA_DEB_VERSION one patch at a time, in a tree of its own
@@ -31,14 +29,9 @@ The whole series is also built with -Dcooperative-kernels=disabled (in
 $CK_SERIES_BUILD-without-plugin) whenever the series changed since that
 last passed: Mesa must then build and be an OpenCL implementation without
 cl_ext_cooperative_kernels, on which the fallback header's kernel
-(tests/host/fallback_header.cpp --without-extension) computes its result,
-on Clover and on rusticl. The record keeps that as a 'without-plugin' line
-with the sum of every patch.
-
---mesa $MESA25_VERSION checks the next Mesa's series instead (patches/$MESA25_VERSION,
-its record patches/$MESA25_VERSION/series.checked, trees under
-_build/mesa-$MESA25_VERSION/series/), built as 'tools/ck build --mesa $MESA25_VERSION'
-builds it; without the plugin, on rusticl (its only frontend).
+(tests/host/fallback_header.cpp --without-extension) computes its result
+on rusticl. The record keeps that as a 'without-plugin' line with the sum
+of every patch.
 EOF
 }
 
@@ -91,53 +84,35 @@ series_record() {
 }
 
 # Build the whole series (applied in $CK_SERIES_SRC) without the plugin and
-# run the fallback header's kernel on it: with Clover and with rusticl for
-# the pinned Mesa, with rusticl for Mesa $MESA25_VERSION (MESA: which).
+# run the fallback header's kernel on its rusticl.
 series_check_without_plugin() {
-   local mesa=$1 build=$CK_SERIES_BUILD-without-plugin icd=${CK_SERIES_SRC%/*}/icd-without-plugin
-   local frontend frontends=(clover rusticl) start=$(date +%s)
-   if [ "$mesa" = "$MESA25_VERSION" ]; then
-      frontends=(rusticl)
-      ck25_build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
-         -Dcooperative-kernels=disabled ||
-         die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
-      mkdir -p "$icd"
-      printf '%s\n' "$build/src/gallium/targets/rusticl/libRusticlOpenCL.so.1" >"$icd/rusticl.icd"
-      # the line's plugin build makes only what Mesa links
-      ck25_env ninja -C "$CK_PLUGIN_BUILD" tests/fallback_header >"$build.fallback.log" 2>&1 ||
-         { tail -n 30 "$build.fallback.log" >&2; die "building the fallback header's test failed"; }
-   else
-      build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
-         -Dcooperative-kernels=disabled ||
-         die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
-      write_icd "$build" "$icd"
-   fi
-   for frontend in "${frontends[@]}"; do
-      step "the fallback header on the series without the plugin ($frontend)"
-      (
-         if [ "$mesa" = "$MESA25_VERSION" ]; then
-            export OCL_ICD_VENDORS=$icd RUSTICL_ENABLE=llvmpipe
-         else
-            eval "$(CK_FRONTEND=$frontend mesa_env_exports "$build" "$icd")"
-         fi
-         LP_NUM_THREADS=4 "$CK_PLUGIN_BUILD/tests/fallback_header" \
-            "$CK_ROOT/include/cooperative_kernels.cl.h" --without-extension
-      ) >"$build.$frontend.log" 2>&1 ||
-         { tail -n 30 "$build.$frontend.log" >&2
-           die "Mesa built without the plugin fails the fallback header on $frontend"; }
-      grep -q '\[  PASSED  \] 1 test' "$build.$frontend.log" ||
-         { tail -n 30 "$build.$frontend.log" >&2
-           die "the fallback header did not run on $frontend without the plugin"; }
-   done
+   local build=$CK_SERIES_BUILD-without-plugin icd=${CK_SERIES_SRC%/*}/icd-without-plugin
+   local start=$(date +%s)
+   build_mesa_tree "$CK_SERIES_SRC" "$build" "the series without the plugin" \
+      -Dcooperative-kernels=disabled ||
+      die "the series does not build with -Dcooperative-kernels=disabled; log: $build.build.log"
+   write_icds "$build" "$icd" "$icd/lvp_icd.json"
+   with_toolchain ninja -C "$CK_PLUGIN_BUILD" tests/fallback_header >"$build.fallback.log" 2>&1 ||
+      { tail -n 30 "$build.fallback.log" >&2; die "building the fallback header's test failed"; }
+   step "the fallback header on the series without the plugin"
+   (
+      eval "$(mesa_env_exports llvmpipe "$icd")"
+      LP_NUM_THREADS=4 "$CK_PLUGIN_BUILD/tests/fallback_header" \
+         "$CK_ROOT/include/cooperative_kernels.cl.h" --without-extension
+   ) >"$build.rusticl.log" 2>&1 ||
+      { tail -n 30 "$build.rusticl.log" >&2
+        die "Mesa built without the plugin fails the fallback header on rusticl"; }
+   grep -q '\[  PASSED  \] 1 test' "$build.rusticl.log" ||
+      { tail -n 30 "$build.rusticl.log" >&2
+        die "the fallback header did not run on rusticl without the plugin"; }
    note "the series without the plugin builds and has no extension ($(( $(date +%s) - start )) s)"
    series_record without-plugin
 }
 
 cmd_check_series() {
-   local mode=changed wanted=() arg mesa=$MESA_VERSION
+   local mode=changed wanted=() arg
    while [ $# -gt 0 ]; do
       case "$1" in
-         --mesa) mesa=${2:-}; shift ;;
          --changed) mode=changed ;;
          --all) mode=all ;;
          -h|--help) check_series_help; return 0 ;;
@@ -146,17 +121,6 @@ cmd_check_series() {
       esac
       shift
    done
-   local build_tree=build_mesa_tree
-   case "$mesa" in
-      "$MESA_VERSION") ;;
-      "$MESA25_VERSION")
-         local CK_SERIES_PATCHES=$CK25_PATCHES CK_SERIES_RECORD=$CK25_PATCHES/series.checked
-         local CK_MESA_SRC=$CK25_MESA_SRC CK_SERIES_SRC=$CK25_BUILD/series/mesa-src
-         # the line's plugin: its build, and the fallback header's test
-         local CK_SERIES_BUILD=$CK25_BUILD/series/mesa CK_PLUGIN_BUILD=$CK25_PLUGIN_BUILD
-         build_tree=ck25_build_mesa_tree ;;
-      *) die "--mesa takes $MESA_VERSION or $MESA25_VERSION" ;;
-   esac
    local series_dir=${CK_SERIES_SRC%/*}
    local targets=$series_dir/targets
    mkdir -p "$series_dir"
@@ -174,17 +138,8 @@ cmd_check_series() {
       note "check-series: every patch matches patches/series.checked; nothing to build"
       return 0
    fi
-   if [ "$mesa" = "$MESA25_VERSION" ]; then
-      ck25_prepare
-   else
-      ensure_packages
-      write_native_file
-      fetch_mesa
-      unpack_mesa
-   fi
-   # Mesa's configure finds the plugin's uninstalled pkg-config files (the
-   # pinned Mesa's plugin build also has the fallback header's test).
-   [ -f "$CK_PLUGIN_BUILD/build.ninja" ] || build_plugin
+   # the series' trees find the plugin's uninstalled pkg-config files
+   prepare_build
    git -C "$CK_MESA_SRC" worktree prune
    if [ ! -d "$CK_SERIES_SRC" ]; then
       git -C "$CK_MESA_SRC" worktree add -q --detach "$CK_SERIES_SRC" ck-base
@@ -203,12 +158,12 @@ cmd_check_series() {
          { cat "$log" >&2; die "patch $p does not apply on the patches before it"; }
       grep -q -x -F "$p" "$targets" || continue
       start=$(date +%s)
-      "$build_tree" "$CK_SERIES_SRC" "$CK_SERIES_BUILD" "Mesa $mesa with patches 1-$n of $total" ||
+      build_mesa_tree "$CK_SERIES_SRC" "$CK_SERIES_BUILD" "Mesa $MESA_VERSION with patches 1-$n of $total" ||
          die "the series does not build at $p (patch $n of $total); log: $CK_SERIES_BUILD.build.log"
       note "prefix 1-$n ($p) builds ($(( $(date +%s) - start )) s)"
       series_record "$p"
    done < <(series_patches)
-   [ "$mode" = named ] || series_without_plugin_checked || series_check_without_plugin "$mesa"
+   [ "$mode" = named ] || series_without_plugin_checked || series_check_without_plugin
    CK_STEP=""
    note "check-series: $(wc -l <"$targets") prefixes build; recorded in ${CK_SERIES_RECORD#"$CK_ROOT/"}"
 }

@@ -13,17 +13,17 @@ Builds if needed, then runs every test the project has:
      tests again under ThreadSanitizer and AddressSanitizer, and the tests
      of the build pipeline itself (--suite tools); a test that skips
      fails unless tests/allowed-skips lists it with its reason;
-  2. the extension's conformance profile on the patched Mesa, once through
-     each frontend (Clover, then rusticl): piglit runs
-     _build/ck/tests/cooperative_kernels.xml.gz, which holds every test of
-     meson's opencl suite (piglit-format .cl tests and host programs), and
-     every test must pass;
+  2. the extension's conformance profile on rusticl and llvmpipe of the
+     patched Mesa: piglit runs _build/mesa-VERSION/ck/tests/cooperative_kernels.xml.gz,
+     which holds every test of meson's opencl suite (piglit-format .cl
+     tests and host programs), and every test must pass;
   3. the fuzz suite: the differential fuzzer's self-test (it must catch a
      nondeterministic program, a blocking block that ends off the value
      the generator computed, a hang and a wrong diagnostic), then fixed
-     seeds on PoCL and both frontends (one with its ordinary variant), and
-     a run stopped by SIGTERM (tests/fuzz/, 'tools/ck fuzz');
-  4. the piglit gate ('tools/ck piglit') of each frontend, unless --no-piglit.
+     seeds on PoCL and rusticl (with an ordinary variant), and a run
+     stopped by SIGTERM (tests/fuzz/, 'tools/ck fuzz');
+  4. the piglit gate ('tools/ck piglit') on llvmpipe and on zink over
+     lavapipe, unless --no-piglit.
 Prints each step's wall time at the end, as a table (also written to
 _build/test-times.tsv), then the name of each test that failed, then one
 'N passed, N failed' line; exits non-zero if anything failed.
@@ -86,7 +86,7 @@ note_failure() {
 run_meson_suite() {
    local suite=$1 rc=0 counts
    step "meson test --suite $suite${2:+ ($2)}"
-   with_debian_python meson test -C "$CK_PLUGIN_BUILD" --suite "$suite" --print-errorlogs \
+   with_toolchain meson test -C "$CK_PLUGIN_BUILD" --suite "$suite" --print-errorlogs \
       --num-processes 1 || rc=$?
    counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog.json" "$suite${2:+ ($2)}")
    TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
@@ -98,21 +98,21 @@ run_meson_suite() {
 # The scheduler's unit tests again, built with a sanitizer (thread|address)
 # in a build directory of their own.
 run_sanitized_scheduler_tests() {
-   local sanitizer=$1 build=$CK_BUILD/ck-$1san rc=0 counts
+   local sanitizer=$1 build=$CK_LINE/ck-$1san rc=0 counts
    step "scheduler unit tests under ${sanitizer} sanitizer"
    if [ ! -f "$build/build.ninja" ]; then
-      with_debian_python meson setup "$build" "$CK_ROOT" --native-file "$CK_NATIVE_FILE" \
+      with_toolchain meson setup "$build" "$CK_ROOT" --native-file "$CK_NATIVE_FILE" \
          --buildtype=debug -Db_sanitize="$sanitizer" >"$build.setup.log" 2>&1 ||
          { tail -n 20 "$build.setup.log" >&2; rm -rf "$build"; false; }
    fi
-   with_debian_python ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} \
+   with_toolchain ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} \
       tests/unit/ck_scheduler_tests tests/unit/ck_scheduler_stress_tests \
       tests/unit/ck_protocol_check_tests tests/unit/ck_barrier_identity_tests \
       tests/unit/ck_hints_tests \
       >"$build.build.log" 2>&1 ||
       { grep -E -A12 '^FAILED|error:' "$build.build.log" | head -n 40 >&2; false; }
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ASAN_OPTIONS=detect_leaks=1 \
-      with_debian_python meson test -C "$build" --no-rebuild --print-errorlogs \
+      with_toolchain meson test -C "$build" --no-rebuild --print-errorlogs \
       --num-processes 1 scheduler scheduler_stress protocol_check barrier_identity hints || rc=$?
    counts=$(meson_counts "$build/meson-logs/testlog.json" "${sanitizer} sanitizer")
    TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
@@ -121,29 +121,29 @@ run_sanitized_scheduler_tests() {
    CK_STEP=""
 }
 
-# run_extension_profile FRONTEND: piglit runs the conformance profile
-# (tests/piglit/cooperative_kernels.py) on FRONTEND; every test must pass.
+# run_extension_profile DRIVER: piglit runs the conformance profile
+# (tests/piglit/cooperative_kernels.py) on rusticl and DRIVER; every test
+# must pass.
 run_extension_profile() {
-   local frontend=$1 results=$CK_BUILD/profile-results-$1 rc=0 line
-   step "piglit run cooperative_kernels ($frontend, results: $results)"
+   local driver=$1 results=$CK_BUILD/profile-results-$1 rc=0 line
+   step "piglit run cooperative_kernels ($driver, results: $results)"
    rm -rf "$results"
    (
-      CK_FRONTEND=$frontend
-      eval "$(mesa_env_exports)"
+      eval "$(mesa_env_exports "$driver")"
       piglit run --timeout 900 -l dummy "$CK_PLUGIN_BUILD/tests/cooperative_kernels.xml.gz" \
          "$results" >/dev/null
    ) || rc=$?
    CK_STEP=""
    if [ "$rc" -ne 0 ]; then
-      note_failure "piglit run cooperative_kernels ($frontend)"
+      note_failure "piglit run cooperative_kernels ($driver)"
       return
    fi
    python3 "$CK_ROOT/tools/piglit_gate.py" require-pass "$results" \
-      --label "cooperative_kernels ($frontend)" | tee "$results.summary" || true
+      --label "cooperative_kernels ($driver)" | tee "$results.summary" || true
    line=$(tail -n 1 "$results.summary")
    add_counts "$line"
    grep '^  NOT PASSED ' "$results.summary" |
-      sed "s/^ *NOT PASSED /cooperative_kernels ($frontend): /" >>"$CK_BUILD/failed-tests" || true
+      sed "s/^ *NOT PASSED /cooperative_kernels ($driver): /" >>"$CK_BUILD/failed-tests" || true
 }
 
 # timed NAME COMMAND...: runs COMMAND and records its wall time as step NAME
@@ -170,17 +170,17 @@ check_series_changed() {
    (cmd_check_series --changed) || note_failure "check-series (patches changed since patches/series.checked)"
 }
 
-# run_piglit_gate FRONTEND: the gate's counts added, its failures named.
+# run_piglit_gate DRIVER: the gate's counts added, its failures named.
 run_piglit_gate() {
-   local frontend=$1 log=$CK_BUILD/piglit-gate-$1.log rc=0 line
-   (cmd_piglit --frontend "$frontend") 2>&1 | tee "$log" || rc=$?
+   local driver=$1 log=$CK_BUILD/piglit-gate-$1.log rc=0 line
+   (cmd_piglit --driver "$driver") 2>&1 | tee "$log" || rc=$?
    line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
    if [ -n "$line" ]; then
       add_counts "$line"
       [ "$LINE_FAILED" -eq 0 ] || grep -E '^  (REGRESSION|MISSING|TOO SLOW) ' "$log" |
-         sed "s/^ */piglit gate ($frontend): /" >>"$CK_BUILD/failed-tests"
+         sed "s/^ */piglit gate ($driver): /" >>"$CK_BUILD/failed-tests"
    fi
-   [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($frontend)"
+   [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($driver)"
 }
 
 cmd_test() {
@@ -203,15 +203,13 @@ cmd_test() {
    timed "ThreadSanitizer build and tests" run_sanitized_scheduler_tests thread
    timed "AddressSanitizer build and tests" run_sanitized_scheduler_tests address
    CK_BUILD_DIR=$CK_BUILD timed "tools tests" run_meson_suite tools
-   local frontend
-   for frontend in "${CK_FRONTENDS[@]}"; do
-      timed "conformance profile ($frontend)" run_extension_profile "$frontend"
-   done
+   timed "conformance profile (llvmpipe)" run_extension_profile llvmpipe
    timed "PoCL (if needed)" ensure_pocl
    timed "fuzz suite" run_fuzz_suite
    if [ $piglit -eq 1 ]; then
-      for frontend in "${CK_FRONTENDS[@]}"; do
-         timed "piglit gate ($frontend)" run_piglit_gate "$frontend"
+      local driver
+      for driver in "${CK_DRIVERS[@]}"; do
+         timed "piglit gate ($driver)" run_piglit_gate "$driver"
       done
    fi
    print_test_times "$((SECONDS - start))"

@@ -36,23 +36,20 @@ as_root() {
    fi
 }
 
-# Debian packages that building, running and testing need.
+# Debian packages that building, running and testing need (with
+# CK_LINE_PACKAGES, the Mesa line's own: mesa.sh).
 CK_PACKAGES=(
    # toolchain and Mesa's build dependencies
-   build-essential pkg-config meson ninja-build python3-mako bison flex ccache
+   build-essential pkg-config ninja-build python3-mako bison flex ccache
    dpkg-dev git xz-utils libexpat1-dev zlib1g-dev libzstd-dev libelf-dev libdrm-dev
-   # LLVM 14, clang, libclc and the SPIR-V translator (see DESIGN-BRIEF.md)
-   llvm-14-dev llvm-14-tools libclang-14-dev libclang-cpp14-dev clang-14
-   libclc-14 libclc-14-dev libllvmspirvlib-14-dev llvm-spirv-14 spirv-tools
-   # rusticl: Debian's Rust compiler and bindgen
-   rustc bindgen
+   spirv-tools
    # OpenCL loader and headers, tests and plots
    ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo piglit
    libgtest-dev googletest nlohmann-json3-dev libbenchmark-dev python3-matplotlib
    # the protocol model (tests/model)
    spin
-   # an OpenCL without the extension, for the fallback header's test and
-   # 'tools/ck bench table2 --platform pocl'
+   # an OpenCL without the extension: the fuzzer's reference, the fallback
+   # header's test and 'tools/ck bench ... --platform pocl'
    pocl-opencl-icd
 )
 
@@ -72,25 +69,6 @@ ensure_packages() {
       tail -n 20 "$CK_BUILD/apt.log" >&2
       die "could not install: ${missing[*]} (full log: $CK_BUILD/apt.log)"
    fi
-}
-
-# Enable Debian source packages (deb-src) if no source list names mesa.
-ensure_deb_src() {
-   apt-cache showsrc mesa 2>/dev/null | grep -q "^Version: $MESA_DEB_VERSION\$" && return 0
-   local list=/etc/apt/sources.list.d/ck-debian-src.sources
-   if [ ! -f "$list" ]; then
-      step "enabling Debian source packages ($list)"
-      if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-         sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
-            as_root tee "$list" >/dev/null
-      elif [ -f /etc/apt/sources.list ]; then
-         grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' |
-            as_root tee "${list%.sources}.list" >/dev/null
-      else
-         die "no Debian apt source list found to derive deb-src entries from"
-      fi
-   fi
-   as_root apt-get update -q >/dev/null || die "apt-get update failed"
 }
 
 sha256_of() {
