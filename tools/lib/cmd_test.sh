@@ -24,9 +24,10 @@ Builds if needed, then runs every test the project has:
      stopped by SIGTERM (tests/fuzz/, 'tools/ck fuzz');
   4. the piglit gate ('tools/ck piglit') on llvmpipe and on zink over
      lavapipe, unless --no-piglit.
-Prints each step's wall time at the end, as a table (also written to
-_build/test-times.tsv), then the name of each test that failed, then one
-'N passed, N failed' line; exits non-zero if anything failed.
+Prints each step's wall time and the CPU time its processes used at the
+end, as a table (also written to _build/test-times.tsv), then the name of
+each test that failed, then one 'N passed, N failed' line; exits non-zero
+if anything failed.
 EOF2
 }
 
@@ -146,23 +147,36 @@ run_extension_profile() {
       sed "s/^ *NOT PASSED /cooperative_kernels ($driver): /" >>"$CK_BUILD/failed-tests" || true
 }
 
-# timed NAME COMMAND...: runs COMMAND and records its wall time as step NAME
-# (CK_TEST_TIMES, printed by print_test_times).
+# The CPU time, in seconds, that the processes this shell has waited for
+# used (user + system; /proc's cutime and cstime, in clock ticks).
+children_cpu_seconds() {
+   local stat
+   read -r stat <"/proc/$$/stat"
+   # the fields after "pid (comm) ", from the state (field 3) on
+   set -- ${stat##*) }
+   echo $(( (${14} + ${15}) / $(getconf CLK_TCK) ))
+}
+
+# timed NAME COMMAND...: runs COMMAND and records its wall time and the CPU
+# time of its processes as step NAME (CK_TEST_TIMES, printed by
+# print_test_times): a step whose CPU time is near twice its wall time keeps
+# 2 CPUs busy, one far below its wall time waits.
 CK_TEST_TIMES=()
 timed() {
-   local name=$1 t0=$SECONDS
+   local name=$1 t0=$SECONDS cpu0
+   cpu0=$(children_cpu_seconds)
    shift
    "$@"
-   CK_TEST_TIMES+=("$name"$'\t'"$((SECONDS - t0))")
+   CK_TEST_TIMES+=("$name"$'\t'"$((SECONDS - t0))"$'\t'"$(( $(children_cpu_seconds) - cpu0 ))")
 }
 
 print_test_times() {
-   local total=$1 row
-   printf '%s\n' "${CK_TEST_TIMES[@]}" "total"$'\t'"$total" >"$CK_BUILD/test-times.tsv"
-   printf '\n%-46s %8s\n' "tools/ck test, step" "seconds"
-   for row in "${CK_TEST_TIMES[@]}" "total"$'\t'"$total"; do
-      printf '%-46s %8s\n' "${row%%$'\t'*}" "${row##*$'\t'}"
-   done
+   local total=$1 cpu=$2 row name wall
+   printf '%s\n' "${CK_TEST_TIMES[@]}" "total"$'\t'"$total"$'\t'"$cpu" >"$CK_BUILD/test-times.tsv"
+   printf '\n%-46s %8s %12s\n' "tools/ck test, step" "seconds" "CPU seconds"
+   while IFS=$'\t' read -r name wall cpu; do
+      printf '%-46s %8s %12s\n' "$name" "$wall" "$cpu"
+   done <"$CK_BUILD/test-times.tsv"
    printf '\n'
 }
 
@@ -193,7 +207,8 @@ cmd_test() {
       esac
       shift
    done
-   local start=$SECONDS
+   local start=$SECONDS cpu_start
+   cpu_start=$(children_cpu_seconds)
    timed "build (if needed)" build_if_needed
    TOTAL_PASSED=0 TOTAL_FAILED=0
    : >"$CK_BUILD/failed-tests"
@@ -212,7 +227,7 @@ cmd_test() {
          timed "piglit gate ($driver)" run_piglit_gate "$driver"
       done
    fi
-   print_test_times "$((SECONDS - start))"
+   print_test_times "$((SECONDS - start))" "$(( $(children_cpu_seconds) - cpu_start ))"
    note "tests took $((SECONDS - start))s"
    [ ! -s "$CK_BUILD/failed-tests" ] || { echo "failed:"; sed 's/^/  /' "$CK_BUILD/failed-tests"; }
    printf 'tests: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
