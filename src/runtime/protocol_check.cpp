@@ -3,6 +3,8 @@
 #include "ck/context.h"
 #include "ck/runtime.h"
 
+#include <sys/mman.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <map>
@@ -341,17 +343,24 @@ std::optional<std::string> check_protocol(const std::vector<ProtocolEvent> &even
    return replay.finish(stuck_reported);
 }
 
-void ProtocolLog::Free::operator()(uint32_t *words) const
+void ProtocolLog::Unmap::operator()(uint32_t *words) const
 {
-   std::free(words);
+   munmap(words, bytes);
+}
+
+std::unique_ptr<uint32_t, ProtocolLog::Unmap> ProtocolLog::map_zeroed_words(std::size_t words)
+{
+   const std::size_t bytes = words * sizeof(uint32_t);
+   void *mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+   if (mapping == MAP_FAILED)
+      throw std::bad_alloc();
+   return {static_cast<uint32_t *>(mapping), Unmap{bytes}};
 }
 
 ProtocolLog::ProtocolLog(uint32_t capacity)
-   : words_(static_cast<uint32_t *>(
-        std::calloc(CK_LOG_ENTRIES + std::size_t(capacity) * CK_LOG_ENTRY_WORDS, sizeof(uint32_t))))
+   : words_(map_zeroed_words(CK_LOG_ENTRIES + std::size_t(capacity) * CK_LOG_ENTRY_WORDS))
 {
-   if (!words_)
-      throw std::bad_alloc();
    words_.get()[CK_LOG_CAPACITY] = capacity;
 }
 

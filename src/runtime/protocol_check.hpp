@@ -37,12 +37,17 @@ public:
    uint32_t capacity() const;
 
 private:
-   struct Free {
+   // The log is an anonymous mapping of its own: its pages stay untouched
+   // until an entry is written, whatever the allocator's debugging options
+   // (MALLOC_PERTURB_ makes calloc write every byte of a large block).
+   struct Unmap {
+      std::size_t bytes;
       void operator()(uint32_t *words) const;
    };
    static void lock(uint32_t *context);
    static void unlock(uint32_t *context);
-   std::unique_ptr<uint32_t, Free> words_;
+   static std::unique_ptr<uint32_t, Unmap> map_zeroed_words(std::size_t words);
+   std::unique_ptr<uint32_t, Unmap> words_;
    uint32_t taken_ = 0;
 };
 

@@ -134,7 +134,7 @@ using Clock = std::chrono::steady_clock;
 // How long an idle unit polls for work, and a host thread for its launch,
 // before sleeping on a condition variable.
 constexpr std::chrono::nanoseconds handoff_poll{CK_WAIT_POLL_NS};
-// Entries of a checked launch's protocol log (16 bytes each; calloc'd, so
+// Entries of a checked launch's protocol log (16 bytes each; mapped, so
 // only what is written is touched).
 constexpr uint32_t protocol_log_capacity = 1u << 22;
 
