@@ -12,7 +12,9 @@
 #                        the mixed kernels on 3 units under every policy
 #   check.sh --mutants   each mutation of the model must make spin fail
 # Runs one verifier per CPU at a time (CK_MODEL_JOBS to choose), each with
-# its share of the available memory. Prints one line per run, in the order
+# its share of the available memory. CK_MODEL_ONLY (an extended regular
+# expression) keeps only the runs whose mode and defines match it, as in
+# CK_MODEL_ONLY='safety -DKERNEL_RESIZE -DPOLICY_RANDOM -DN=4 -DUNITS=3'. Prints one line per run, in the order
 # above; exits nonzero if any check fails.
 # covers: 10.1-mismatch-detected 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
 set -euo pipefail
@@ -130,6 +132,20 @@ else
          done
       done
    done
+fi
+
+if [ -n "${CK_MODEL_ONLY:-}" ]; then
+   kept=()
+   for entry in "${plan[@]}"; do
+      read -r kind args <<<"$entry"
+      if [ "$kind" = note ] || ! grep -qE -e "$CK_MODEL_ONLY" <<<"$args"; then
+         continue
+      fi
+      kept+=("$entry")
+   done
+   [ ${#kept[@]} -gt 0 ] || { echo "CK_MODEL_ONLY='$CK_MODEL_ONLY' matches no run" >&2; exit 2; }
+   echo "only the $((${#kept[@]})) runs that match CK_MODEL_ONLY='$CK_MODEL_ONLY'"
+   plan=("${kept[@]}")
 fi
 
 # The verifiers run CK_MODEL_JOBS at a time (default: one per CPU), each in

@@ -58,6 +58,7 @@ expect() {
    printf '%s\n' "$pan" >"$fake/pan.sh"
    rm -f "$fake/compiles"
    PATH=$fake:$PATH FAKE_DIR=$fake FAKE_GCC_FAILS_AT=${gcc_fails_at:-} CK_MODEL_JOBS=${model_jobs:-} \
+      CK_MODEL_ONLY=${only:-} \
       "$check" "$@" >"$fake/log" 2>&1 || rc=$?
    if [ "$rc" = "$want" ]; then passed=$((passed + 1)); echo "PASS: $what"
    else failed=$((failed + 1)); echo "FAIL: $what: exit $rc, expected $want"; sed 's/^/   /' "$fake/log"; fi
@@ -70,11 +71,19 @@ pan=$no_trail expect "a mutant's errors without an error trail do not catch it" 
 pan=$trail_missing expect "a mutant whose error trail is not there is not caught" 1 --mutants
 pan=$violation gcc_fails_at=2 expect "a mutant whose verifier does not compile is not caught" 1 --mutants
 pan=$verified expect "a model verified in every configuration passes" 0
-pan=$incomplete expect "a search that did not finish fails the model" 1
-pan=$killed expect "a verifier that stopped without a verdict fails the model" 1
-pan=$verified gcc_fails_at=2 expect "a verifier that does not compile fails the model" 1
-pan=$verified gcc_fails_at=2 model_jobs=1 expect "... with one verifier at a time" 1
+# The failures on the runs of 2 work-groups on 2 units (24 runs), not all
+# of the plan's: each verdict is a run's own.
+small='-DN=2 -DUNITS=2$'
+pan=$incomplete only=$small expect "a search that did not finish fails the model" 1
+pan=$killed only=$small expect "a verifier that stopped without a verdict fails the model" 1
+pan=$verified gcc_fails_at=2 only=$small expect "a verifier that does not compile fails the model" 1
+pan=$verified gcc_fails_at=2 model_jobs=1 only=$small expect "... with one verifier at a time" 1
 pan=$verified model_jobs=0 expect "a CK_MODEL_JOBS that is not a positive number is refused" 2
+pan=$verified only=$small expect "CK_MODEL_ONLY keeps the runs that match it" 0
+test "$(grep -c '^safety \|^liveness ' "$fake/log")" -eq 24 &&
+   grep -q "^only the 24 runs that match" "$fake/log" ||
+   { failed=$((failed + 1)); echo "FAIL: CK_MODEL_ONLY ran other than the 24 runs it matches"; cat "$fake/log"; }
+pan=$verified only=NO-SUCH-RUN expect "a CK_MODEL_ONLY that matches no run is refused" 2
 
 echo "check.sh verdicts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
