@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The step table of 'tools/ck test' (timed, print_test_times): each step's
 # wall time and the CPU time of the processes it ran, a waiting step's CPU
-# time near 0 and a computing step's near its wall time, and the total.
+# time near 0 and a computing step's near its wall time, and the total; and
+# steps run side by side (side_by_side): the group's time, its lanes' steps,
+# counts and failures.
 set -uo pipefail
 
 tmp=$(mktemp -d)
@@ -27,6 +29,14 @@ import time
 t = time.process_time()
 while time.process_time() - t < 2:
     pass'
+# Two lanes side by side: each counts a passed test after 2 s; the second
+# then stops as a step that fails would.
+TOTAL_PASSED=0 TOTAL_FAILED=0
+: >"$CK_BUILD/failed-tests"
+passes_after() { sleep "$1"; TOTAL_PASSED=$((TOTAL_PASSED + 1)); }
+lane_that_passes() { timed "first sleeper" passes_after 2; echo "first lane's output"; }
+lane_that_stops() { timed "second sleeper" passes_after 2; CK_STEP="the stopping step"; exit 3; }
+side_by_side "two sleepers" lane_that_passes lane_that_stops >"$tmp/lanes" 2>"$tmp/lanes.err"
 print_test_times "$((SECONDS - start))" "$(( $(children_cpu_seconds) - cpu_start ))" >"$tmp/table"
 
 row() { awk -F'\t' -v name="$1" '$1 == name {print $'"$2"'}' "$CK_BUILD/test-times.tsv"; }
@@ -34,8 +44,18 @@ check "a step that waits takes its wall time" '[ "$(row waits 2)" -ge 2 ]'
 check "a step that waits uses no CPU time" '[ "$(row waits 3)" -eq 0 ]'
 check "a step that computes uses its CPU time" '[ "$(row computes 3)" -ge 1 ] && [ "$(row computes 3)" -le 3 ]'
 check "the total's CPU time counts every step" '[ "$(row total 3)" -ge "$(row computes 3)" ]'
+check "lanes side by side take the time of the longest" \
+   '[ "$(row "two sleepers" 2)" -ge 2 ] && [ "$(row "two sleepers" 2)" -lt 4 ]'
+check "each lane's steps are rows under the group, named with the lane's letter" \
+   '[ "$(row "  a: first sleeper" 2)" -ge 2 ] && [ "$(row "  b: second sleeper" 2)" -ge 2 ]'
+check "the lanes' counts join the totals" '[ "$TOTAL_PASSED" -eq 2 ]'
+check "a lane that stops is a failure of its step" \
+   '[ "$TOTAL_FAILED" -eq 1 ] && grep -qx "the stopping step (exit 3): failed" "$CK_BUILD/failed-tests"'
+check "each lane's output is printed under its name" \
+   'grep -A1 -x -- "--- lane a: lane_that_passes ---" "$tmp/lanes" | grep -qx "first lane.s output" &&
+    grep -qx -- "--- lane b: lane_that_stops ---" "$tmp/lanes"'
 check "the printed table has a row per step and the total" \
-   '[ "$(grep -c -E "^(waits|computes|total) +[0-9]+ +[0-9]+$" "$tmp/table")" -eq 3 ]'
+   '[ "$(grep -c -E "^(waits|computes|two sleepers|  a: first sleeper|  b: second sleeper|total) +[0-9]+ +[0-9]+$" "$tmp/table")" -eq 6 ]'
 
 echo "test times: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -24,6 +24,9 @@ Builds if needed, then runs every test the project has:
      stopped by SIGTERM (tests/fuzz/, 'tools/ck fuzz');
   4. the piglit gate ('tools/ck piglit') on llvmpipe and on zink over
      lavapipe, unless --no-piglit.
+Steps that leave a CPU idle run side by side, each group's output printed
+when it ends: the unit and tools suites beside the sanitizer builds, and
+the two gates together.
 Prints each step's wall time and the CPU time its processes used at the
 end, as a table (also written to _build/test-times.tsv), then the name of
 each test that failed, then one 'N passed, N failed' line; exits non-zero
@@ -87,9 +90,10 @@ note_failure() {
 run_meson_suite() {
    local suite=$1 rc=0 counts
    step "meson test --suite $suite${2:+ ($2)}"
+   # a log of its own: suites may run side by side
    with_toolchain meson test -C "$CK_PLUGIN_BUILD" --suite "$suite" --print-errorlogs \
-      --num-processes 1 || rc=$?
-   counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog.json" "$suite${2:+ ($2)}")
+      --num-processes 1 --no-rebuild --logbase "testlog-$suite" || rc=$?
+   counts=$(meson_counts "$CK_PLUGIN_BUILD/meson-logs/testlog-$suite.json" "$suite${2:+ ($2)}")
    TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
    TOTAL_FAILED=$((TOTAL_FAILED + ${counts#* }))
    [ "$rc" -eq 0 ] || [ "${counts#* }" -gt 0 ] || note_failure "meson test --suite $suite${2:+ ($2)}"
@@ -147,11 +151,12 @@ run_extension_profile() {
       sed "s/^ *NOT PASSED /cooperative_kernels ($driver): /" >>"$CK_BUILD/failed-tests" || true
 }
 
-# The CPU time, in seconds, that the processes this shell has waited for
-# used (user + system; /proc's cutime and cstime, in clock ticks).
+# The CPU time, in seconds, that the processes this shell (or the lane
+# subshell CK_SHELL_PID names) has waited for used (user + system; /proc's
+# cutime and cstime, in clock ticks). Called as $(...), so not $BASHPID.
 children_cpu_seconds() {
    local stat
-   read -r stat <"/proc/$$/stat"
+   read -r stat <"/proc/${CK_SHELL_PID:-$$}/stat"
    # the fields after "pid (comm) ", from the state (field 3) on
    set -- ${stat##*) }
    echo $(( (${14} + ${15}) / $(getconf CLK_TCK) ))
@@ -168,6 +173,59 @@ timed() {
    shift
    "$@"
    CK_TEST_TIMES+=("$name"$'\t'"$((SECONDS - t0))"$'\t'"$(( $(children_cpu_seconds) - cpu0 ))")
+}
+
+# side_by_side NAME LANE...: runs the lanes at once, each a command (a
+# function and its words) in a subshell of its own, and waits for all of
+# them: for steps that leave a CPU idle (one process that waits, or computes
+# on one CPU) and share no build directory or cache. Each lane's output goes
+# to its log, printed when the lanes are done; its counts, failed tests and
+# step times join this shell's. A lane that stops on an error is a failure
+# of the step it was in. The group is one row of the step table, the lanes'
+# steps rows under it, named with their lane's letter.
+side_by_side() {
+   local group=$1 t0=$SECONDS cpu0 lane letter letters=abcdefgh pids=() i=0 rc
+   shift
+   local lanes=("$@")
+   cpu0=$(children_cpu_seconds)
+   local dir
+   dir=$CK_BUILD/side-by-side/$(tr -cs 'a-z0-9' '-' <<<"${group,,}")
+   dir=${dir%-}
+   rm -rf "$dir" && mkdir -p "$dir"
+   for lane in "${lanes[@]}"; do
+      letter=${letters:i:1}
+      note "side by side, lane $letter: $lane (log: $dir/$letter.log)"
+      (
+         CK_SHELL_PID=$BASHPID CK_TEST_TIMES=() TOTAL_PASSED=0 TOTAL_FAILED=0
+         trap 'printf "%s\n" "$? $TOTAL_PASSED $TOTAL_FAILED $CK_STEP" >"$dir/$letter.counts"
+               printf "%s\n" "${CK_TEST_TIMES[@]}" >"$dir/$letter.times"' EXIT
+         # shellcheck disable=SC2086  # a lane is a function and its words
+         $lane
+      ) >"$dir/$letter.log" 2>&1 &
+      pids+=("$!")
+      i=$((i + 1))
+   done
+   CK_TEST_TIMES+=("$group"$'\t'"?"$'\t'"?")
+   local group_row=$((${#CK_TEST_TIMES[@]} - 1)) status passed failed failed_step name wall cpu
+   for i in "${!pids[@]}"; do
+      letter=${letters:i:1} lane=${lanes[i]} rc=0
+      wait "${pids[$i]}" || rc=$?
+      printf '\n--- lane %s: %s ---\n' "$letter" "$lane"
+      cat "$dir/$letter.log"
+      if read -r status passed failed failed_step <"$dir/$letter.counts" 2>/dev/null; then
+         TOTAL_PASSED=$((TOTAL_PASSED + passed))
+         TOTAL_FAILED=$((TOTAL_FAILED + failed))
+         [ "$status" -eq 0 ] || note_failure "${failed_step:-lane $letter: $lane} (exit $status)"
+      else
+         note_failure "lane $letter: $lane (exit $rc, no counts)"
+      fi
+      while IFS=$'\t' read -r name wall cpu; do
+         if [ -n "$name" ]; then
+            CK_TEST_TIMES+=("  $letter: $name"$'\t'"$wall"$'\t'"$cpu")
+         fi
+      done <"$dir/$letter.times"
+   done
+   CK_TEST_TIMES[group_row]="$group"$'\t'"$((SECONDS - t0))"$'\t'"$(( $(children_cpu_seconds) - cpu0 ))"
 }
 
 print_test_times() {
@@ -197,6 +255,21 @@ run_piglit_gate() {
    [ "$rc" -eq 0 ] || [ -n "$line" ] || note_failure "piglit gate ($driver)"
 }
 
+# The lanes of cmd_test's side-by-side steps.
+unit_and_tools_tests() {
+   timed "unit tests" run_meson_suite unit
+   CK_BUILD_DIR=$CK_BUILD timed "tools tests" run_meson_suite tools
+}
+
+sanitizer_tests() {
+   timed "ThreadSanitizer build and tests" run_sanitized_scheduler_tests thread
+   timed "AddressSanitizer build and tests" run_sanitized_scheduler_tests address
+}
+
+piglit_gate() {
+   timed "piglit gate ($1)" run_piglit_gate "$1"
+}
+
 cmd_test() {
    local piglit=1
    while [ $# -gt 0 ]; do
@@ -213,19 +286,22 @@ cmd_test() {
    TOTAL_PASSED=0 TOTAL_FAILED=0
    : >"$CK_BUILD/failed-tests"
    timed "check-series --changed" check_series_changed
-   timed "unit tests" run_meson_suite unit
-   timed "model checking (spin)" run_meson_suite model
-   timed "ThreadSanitizer build and tests" run_sanitized_scheduler_tests thread
-   timed "AddressSanitizer build and tests" run_sanitized_scheduler_tests address
-   CK_BUILD_DIR=$CK_BUILD timed "tools tests" run_meson_suite tools
+   # Side by side where each step leaves a CPU idle: the unit and tools
+   # suites beside the sanitizer builds (other build directories), the two
+   # gates (piglit runs a profile's tests one at a time). Not the conformance
+   # profile: its cooperative kernels wait for each other on every unit, and
+   # beside the model checker both took longer than one after the other.
+   side_by_side "unit, tools | sanitizers" unit_and_tools_tests sanitizer_tests
    timed "conformance profile (llvmpipe)" run_extension_profile llvmpipe
+   timed "model checking (spin)" run_meson_suite model
    timed "PoCL (if needed)" ensure_pocl
    timed "fuzz suite" run_fuzz_suite
    if [ $piglit -eq 1 ]; then
-      local driver
+      local driver gates=()
       for driver in "${CK_DRIVERS[@]}"; do
-         timed "piglit gate ($driver)" run_piglit_gate "$driver"
+         gates+=("piglit_gate $driver")
       done
+      side_by_side "piglit gates (${CK_DRIVERS[*]})" "${gates[@]}"
    fi
    print_test_times "$((SECONDS - start))" "$(( $(children_cpu_seconds) - cpu_start ))"
    note "tests took $((SECONDS - start))s"
