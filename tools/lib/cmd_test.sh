@@ -25,8 +25,10 @@ Builds if needed, then runs every test the project has:
   4. the piglit gate ('tools/ck piglit') on llvmpipe and on zink over
      lavapipe, unless --no-piglit.
 Steps that leave a CPU idle run side by side, each group's output printed
-when it ends: the unit and tools suites beside the sanitizer builds, and
-the two gates together.
+when it ends: the unit and tools suites beside the sanitizer builds, the
+conformance profile beside the model checker (which runs at idle priority,
+so that the profile's kernels keep their units), and the two gates
+together.
 Prints each step's wall time and the CPU time its processes used at the
 end, as a table (also written to _build/test-times.tsv), then the name of
 each test that failed, then one 'N passed, N failed' line; exits non-zero
@@ -229,7 +231,7 @@ side_by_side() {
 }
 
 print_test_times() {
-   local total=$1 cpu=$2 row name wall
+   local total=$1 cpu=$2 name wall
    printf '%s\n' "${CK_TEST_TIMES[@]}" "total"$'\t'"$total"$'\t'"$cpu" >"$CK_BUILD/test-times.tsv"
    printf '\n%-46s %8s %12s\n' "tools/ck test, step" "seconds" "CPU seconds"
    while IFS=$'\t' read -r name wall cpu; do
@@ -243,7 +245,19 @@ check_series_changed() {
 }
 
 # run_piglit_gate DRIVER: the gate's counts added, its failures named.
-run_piglit_gate() {
+run_conformance_profile() {
+   timed "conformance profile (llvmpipe)" run_extension_profile llvmpipe
+}
+
+# The model checker on the CPU time nothing else wants (SCHED_IDLE, for its
+# verifiers too): beside the conformance profile, whose kernels must have
+# their units, it takes only what the profile leaves idle.
+model_checking_when_idle() {
+   chrt --idle --pid 0 "$BASHPID" || note "chrt failed: model checking at normal priority"
+   timed "model checking (spin, idle priority)" run_meson_suite model
+}
+
+piglit_gate() {
    local driver=$1 log=$CK_BUILD/piglit-gate-$1.log rc=0 line
    (cmd_piglit --driver "$driver") 2>&1 | tee "$log" || rc=$?
    line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
@@ -264,6 +278,18 @@ unit_and_tools_tests() {
 sanitizer_tests() {
    timed "ThreadSanitizer build and tests" run_sanitized_scheduler_tests thread
    timed "AddressSanitizer build and tests" run_sanitized_scheduler_tests address
+}
+
+conformance_profile() {
+   timed "conformance profile (llvmpipe)" run_extension_profile llvmpipe
+}
+
+# The model checker on the CPU time nothing else wants (SCHED_IDLE, for its
+# verifiers too): beside the conformance profile, whose kernels must have
+# their units, it takes only what the profile leaves idle.
+model_checking_when_idle() {
+   chrt --idle --pid 0 "$BASHPID" || note "chrt failed: model checking at normal priority"
+   timed "model checking (spin, idle priority)" run_meson_suite model
 }
 
 piglit_gate() {
@@ -287,13 +313,14 @@ cmd_test() {
    : >"$CK_BUILD/failed-tests"
    timed "check-series --changed" check_series_changed
    # Side by side where each step leaves a CPU idle: the unit and tools
-   # suites beside the sanitizer builds (other build directories), the two
-   # gates (piglit runs a profile's tests one at a time). Not the conformance
-   # profile: its cooperative kernels wait for each other on every unit, and
-   # beside the model checker both took longer than one after the other.
+   # suites beside the sanitizer builds (other build directories); the
+   # conformance profile, whose cooperative kernels must have their units,
+   # beside the model checker at idle priority (at normal priority the pair
+   # took longer than one after the other); the two gates (piglit runs a
+   # profile's tests one at a time).
    side_by_side "unit, tools | sanitizers" unit_and_tools_tests sanitizer_tests
-   timed "conformance profile (llvmpipe)" run_extension_profile llvmpipe
-   timed "model checking (spin)" run_meson_suite model
+   side_by_side "conformance profile | model checking" conformance_profile \
+      model_checking_when_idle
    timed "PoCL (if needed)" ensure_pocl
    timed "fuzz suite" run_fuzz_suite
    if [ $piglit -eq 1 ]; then
