@@ -57,5 +57,28 @@ check "each lane's output is printed under its name" \
 check "the printed table has a row per step and the total" \
    '[ "$(grep -c -E "^(waits|computes|two sleepers|  a: first sleeper|  b: second sleeper|total) +[0-9]+ +[0-9]+$" "$tmp/table")" -eq 6 ]'
 
+# Every step and lane that cmd_test names is a function once tools/ck has
+# sourced its libraries (a step that is not fails only when it is reached).
+for lib in mesa cmd_build cmd_run cmd_piglit cmd_install cmd_bench cmd_series cmd_fuzz; do
+   # shellcheck source=/dev/null
+   source "$(dirname "$0")/../../tools/lib/$lib.sh"
+done
+named=$(python3 - "$(dirname "$0")/../../tools/lib/cmd_test.sh" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read().replace("\\\n", " ")
+names = set(re.findall(r'\btimed "[^"]*" (\w+)', text))
+for lanes in re.findall(r'\bside_by_side "[^"]*" ([^\n]+)', text):
+    names.update(w for w in lanes.split() if re.fullmatch(r"\w+", w))
+names.update(re.findall(r'gates\+=\("(\w+)', text))
+print(" ".join(sorted(names)))
+PY
+)
+undefined=""
+for name in $named; do
+   declare -F "$name" >/dev/null || undefined+=" $name"
+done
+check "cmd_test's steps and lanes are functions ($(wc -w <<<"$named") named)" \
+   '[ -z "$undefined" ] && [ "$(wc -w <<<"$named")" -ge 10 ] || { echo "undefined:$undefined"; false; }'
+
 echo "test times: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -245,19 +245,7 @@ check_series_changed() {
 }
 
 # run_piglit_gate DRIVER: the gate's counts added, its failures named.
-run_conformance_profile() {
-   timed "conformance profile (llvmpipe)" run_extension_profile llvmpipe
-}
-
-# The model checker on the CPU time nothing else wants (SCHED_IDLE, for its
-# verifiers too): beside the conformance profile, whose kernels must have
-# their units, it takes only what the profile leaves idle.
-model_checking_when_idle() {
-   chrt --idle --pid 0 "$BASHPID" || note "chrt failed: model checking at normal priority"
-   timed "model checking (spin, idle priority)" run_meson_suite model
-}
-
-piglit_gate() {
+run_piglit_gate() {
    local driver=$1 log=$CK_BUILD/piglit-gate-$1.log rc=0 line
    (cmd_piglit --driver "$driver") 2>&1 | tee "$log" || rc=$?
    line=$(grep -E '^piglit-gate: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
