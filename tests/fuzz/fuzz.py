@@ -1104,10 +1104,11 @@ def main():
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
-    ap.add_argument("--reuse-binary", default="clover",
+    ap.add_argument("--reuse-binary", default="rusticl",
                     help="frontends whose configurations after the first build the program from the "
-                    "first's binary (clCreateProgramWithBinary), a list, '' for none: Clover caches "
-                    "no compilation, so each build from source repeats clang and SPIR-V to NIR")
+                    "first's binary (clCreateProgramWithBinary), a list, '' for none: the first "
+                    "build checks the source's compilation and its log, the others programs "
+                    "loaded from a binary, as an application that saves its binaries runs them")
     ap.add_argument("--pocl-options", default="-cl-opt-disable",
                     help="build options of the reference: PoCL 3.1's optimizations miscompile a "
                     "divergent loop after a barrier (tests/fuzz/known/pocl-divergent-loop.cl)")
