@@ -14,8 +14,9 @@
 # Runs one verifier per CPU at a time (CK_MODEL_JOBS to choose), each with
 # its share of the available memory. CK_MODEL_ONLY (an extended regular
 # expression) keeps only the runs whose mode and defines match it, as in
-# CK_MODEL_ONLY='safety -DKERNEL_RESIZE -DPOLICY_RANDOM -DN=4 -DUNITS=3'. Prints one line per run, in the order
-# above; exits nonzero if any check fails.
+# CK_MODEL_ONLY='safety -DKERNEL_RESIZE -DPOLICY_RANDOM -DN=4 -DUNITS=3'.
+# Prints one line per run, in the order above; exits nonzero if any check
+# fails.
 # covers: 10.1-mismatch-detected 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
 set -euo pipefail
 
@@ -144,7 +145,7 @@ if [ -n "${CK_MODEL_ONLY:-}" ]; then
       kept+=("$entry")
    done
    [ ${#kept[@]} -gt 0 ] || { echo "CK_MODEL_ONLY='$CK_MODEL_ONLY' matches no run" >&2; exit 2; }
-   echo "only the $((${#kept[@]})) runs that match CK_MODEL_ONLY='$CK_MODEL_ONLY'"
+   echo "only the ${#kept[@]} runs that match CK_MODEL_ONLY='$CK_MODEL_ONLY'"
    plan=("${kept[@]}")
 fi
 
