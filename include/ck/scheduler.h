@@ -61,8 +61,12 @@ struct ck_scheduler;
 struct ck_launch;
 
 /* Runs work-group `group` of a launch, start to exit, on compute unit
- * `unit` (in [0, units)); called on the unit's own thread. */
+ * `unit` (in [0, units)), called on the unit's own thread; or on the
+ * thread that waits for a short ordinary launch, with unit CK_CALLER_UNIT
+ * (ck_launch_hints::caller_waits). */
 typedef void (*ck_run_fn)(void *data, unsigned group, unsigned unit);
+
+#define CK_CALLER_UNIT 0xffffffffu
 
 struct ck_scheduler_options {
    unsigned units;         /* compute units (worker threads), at least 1 */
@@ -74,11 +78,16 @@ struct ck_scheduler_options {
    unsigned fail_launches; /* as CK_FAIL_LAUNCHES: that many cooperative
                               launches, the first ones, fail as if no memory
                               were left (tests a driver's error path) */
+   unsigned short_launch_us; /* as CK_SHORT_LAUNCH_US (default 30): an
+                              ordinary launch made with
+                              ck_launch_hints::caller_waits that its kernel's
+                              last launch says takes less, on one thread,
+                              runs on its caller; 0: none does */
 };
 
 /* A scheduler configured from CK_POLICY, CK_TRACE, CK_CAP_FILE, CK_STATS,
- * CK_CHECK and CK_FAIL_LAUNCHES; an invalid CK_POLICY is reported on stderr
- * and replaced by the default policy. */
+ * CK_CHECK, CK_FAIL_LAUNCHES and CK_SHORT_LAUNCH_US; an invalid CK_POLICY is
+ * reported on stderr and replaced by the default policy. */
 struct ck_scheduler *ck_scheduler_create(unsigned units);
 /* NULL if options->policy is not a valid policy or units is 0. */
 struct ck_scheduler *ck_scheduler_create_with_options(const struct ck_scheduler_options *options);
@@ -164,6 +173,25 @@ struct ck_launch_hints {
                          data that unit touched at the launch before. 0:
                          they start in id order (LOBE). Cooperative launches
                          ignore it. */
+   int caller_waits;  /* nonzero: the thread that makes this ordinary launch
+                         waits for it at once (ck_launch_wait() or
+                         ck_launch_wait_for()), with nothing else to do. If
+                         the last launch of the same `kernel` says that this
+                         one takes less than CK_SHORT_LAUNCH_US (30 us by
+                         default) on one thread, a unit is free for it, and
+                         no limit applies (no throttle, the unit cap at the
+                         units, not a launch made after another; work of a
+                         higher priority that comes to wait takes over),
+                         the launch takes no unit: the
+                         wait runs its work-groups on the caller, run(data,
+                         group, CK_CALLER_UNIT), as a unit would. Engaging
+                         units would cost more than it saves: handoffs
+                         between threads, data moving between CPUs. Until
+                         the caller waits, nothing runs such a launch. */
+   const void *kernel; /* launches with the same non-NULL key run the same
+                         code: the scheduler times an ordinary launch's
+                         work-groups to foresee the next one's (caller_waits);
+                         NULL: none */
 };
 
 /* The units a throttle leaves a queue on this scheduler. */
@@ -234,10 +262,12 @@ struct ck_launch_stats {
 #define CK_WAIT_POLL_NS 50000
 
 /* Blocks until the launch completes, fills *stats unless NULL (the
- * cooperative fields are 0 for an ordinary launch) and frees the launch. */
+ * cooperative fields are 0 for an ordinary launch) and frees the launch.
+ * A short launch made with ck_launch_hints::caller_waits runs here. */
 void ck_launch_wait(struct ck_launch *launch, struct ck_launch_stats *stats);
 /* The same with a deadline: returns 1 when done (launch freed), 0 when the
- * launch is still running after timeout_ns (launch still valid). */
+ * launch is still running after timeout_ns (launch still valid); a short
+ * launch that runs here (caller_waits) runs to its end, deadline or not. */
 int ck_launch_wait_for(struct ck_launch *launch, uint64_t timeout_ns, struct ck_launch_stats *stats);
 
 /* Calls fn(data, stats) once, when the launch completes, with what

@@ -90,7 +90,7 @@ struct Outcome {
 Outcome run_plan(const char *policy, bool checked, unsigned units, uint32_t groups,
                  uint32_t rounds, const Plan &plan)
 {
-   const ck_scheduler_options options{units, policy, nullptr, nullptr, 0, checked ? 1 : 0};
+   const ck_scheduler_options options{units, policy, nullptr, nullptr, 0, checked ? 1 : 0, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    PlannedBarriers kernel(groups, rounds, plan);
    testing::internal::CaptureStderr();

@@ -54,10 +54,10 @@ TEST(Hints, InvalidHintsStartNothing)
    auto scheduler = make_scheduler(2, "default");
    CountingKernel kernel(1);
    Spinner spinner(2);
-   for (const ck_launch_hints hints : {ck_launch_hints{nullptr, 2, CK_THROTTLE_NONE, 0},
-                                       ck_launch_hints{nullptr, -2, CK_THROTTLE_NONE, 0},
-                                       ck_launch_hints{nullptr, CK_PRIORITY_LOW, 4, 0},
-                                       ck_launch_hints{nullptr, CK_PRIORITY_LOW, -1, 0}}) {
+   for (const ck_launch_hints hints : {ck_launch_hints{nullptr, 2, CK_THROTTLE_NONE, 0, 0, nullptr},
+                                       ck_launch_hints{nullptr, -2, CK_THROTTLE_NONE, 0, 0, nullptr},
+                                       ck_launch_hints{nullptr, CK_PRIORITY_LOW, 4, 0, 0, nullptr},
+                                       ck_launch_hints{nullptr, CK_PRIORITY_LOW, -1, 0, 0, nullptr}}) {
       EXPECT_EQ(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<CountingKernel>, &kernel,
                                            1, &hints),
                 nullptr);
@@ -76,7 +76,7 @@ TEST(Hints, DefaultsKillForOrdinaryWork)
    for (const bool hinted : {false, true}) {
       auto scheduler = make_scheduler(2, "default");
       Spinner kernel(2);
-      const ck_launch_hints defaults{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0};
+      const ck_launch_hints defaults{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0, 0, nullptr};
       ck_launch *cooperative = launch_spinner(scheduler.get(), kernel, 2, defaults);
       require_eventually([&] { return kernel.running.load() == 2; }, "both work-groups run");
       kernel.offers_kills.store(false);
@@ -114,11 +114,11 @@ TEST(Hints, OrdinaryWorkKillsOnlyKernelsOfItsPriorityOrLower)
       auto scheduler = make_scheduler(2, "default");
       Spinner kernel(2);
       ck_launch *cooperative = launch_spinner(scheduler.get(), kernel, 2,
-                                              {nullptr, test.cooperative, CK_THROTTLE_NONE, 0});
+                                              {nullptr, test.cooperative, CK_THROTTLE_NONE, 0, 0, nullptr});
       require_eventually([&] { return kernel.running.load() == 2; }, "both work-groups run");
       kernel.offers_kills.store(false);
       CountingKernel work(1);
-      const ck_launch_hints ordinary_hints{nullptr, test.ordinary, CK_THROTTLE_NONE, 0};
+      const ck_launch_hints ordinary_hints{nullptr, test.ordinary, CK_THROTTLE_NONE, 0, 0, nullptr};
       ck_launch *ordinary = ck_scheduler_launch_hinted(
          scheduler.get(), run_kernel<CountingKernel>, &work, 1, &ordinary_hints);
       EXPECT_EQ(pending_kills(kernel), test.kills ? 1u : 0u) << name;
@@ -150,9 +150,9 @@ TEST(Hints, FreeUnitsGoToTheHighestPriorityFirst)
    require_eventually([&] { return gated.entered.load() == 1; }, "the unit is held");
    CountingKernel low_work(1), high_work(1);
    Spinner medium_kernel(1);
-   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0},
-      medium{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0},
-      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0};
+   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0, 0, nullptr},
+      medium{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0, 0, nullptr},
+      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
    ck_launch *low_launch = ck_scheduler_launch_hinted(scheduler.get(), run_kernel<CountingKernel>,
                                                       &low_work, 1, &low);
    medium_kernel.stop.store(true); // runs once and returns
@@ -175,16 +175,16 @@ TEST(Hints, HighPriorityWorkTakesUnitsFromTheLowestPriorityFirst)
    auto scheduler = make_scheduler(4, "default");
    Spinner medium(2), low(2);
    ck_launch *medium_launch =
-      launch_spinner(scheduler.get(), medium, 2, {nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0});
+      launch_spinner(scheduler.get(), medium, 2, {nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 0, 0, nullptr});
    require_eventually([&] { return medium.running.load() == 2; }, "the medium kernel runs");
    ck_launch *low_launch =
-      launch_spinner(scheduler.get(), low, 2, {nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0});
+      launch_spinner(scheduler.get(), low, 2, {nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0, 0, nullptr});
    require_eventually([&] { return low.running.load() == 2; }, "the low kernel runs");
 
    medium.offers_kills.store(false);
    low.offers_kills.store(false);
    GatedKernel gated;
-   const ck_launch_hints high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0};
+   const ck_launch_hints high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
    ck_launch *ordinary =
       ck_scheduler_launch_hinted(scheduler.get(), run_kernel<GatedKernel>, &gated, 1, &high);
    EXPECT_EQ(pending_kills(low), 1u);
@@ -207,14 +207,14 @@ TEST(Hints, ForksGoToTheHigherPriorityFirst)
    auto scheduler = make_scheduler(4, "default");
    Spinner low(4), high(4);
    ck_launch *low_launch =
-      launch_spinner(scheduler.get(), low, 4, {nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0});
+      launch_spinner(scheduler.get(), low, 4, {nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0, 0, nullptr});
    require_eventually([&] { return low.running.load() == 4; }, "the low kernel runs");
    // The high kernel takes its first unit from the low one; the gated
    // high-priority work two more.
    ck_launch *high_launch =
-      launch_spinner(scheduler.get(), high, 4, {nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0});
+      launch_spinner(scheduler.get(), high, 4, {nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr});
    GatedKernel gated;
-   const ck_launch_hints high_hints{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0};
+   const ck_launch_hints high_hints{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
    ck_launch *ordinary =
       ck_scheduler_launch_hinted(scheduler.get(), run_kernel<GatedKernel>, &gated, 2, &high_hints);
    require_eventually([&] { return gated.entered.load() == 2 && high.running.load() == 1; },
@@ -245,7 +245,7 @@ TEST(Hints, ThrottleCapsTheUnitsAQueueHolds)
    Spinner throttled(8);
    int queue = 0;
    ck_launch *cooperative = launch_spinner(scheduler.get(), throttled, 8,
-                                           {&queue, CK_PRIORITY_MEDIUM, CK_THROTTLE_MEDIUM, 0});
+                                           {&queue, CK_PRIORITY_MEDIUM, CK_THROTTLE_MEDIUM, 0, 0, nullptr});
    require_eventually([&] { return throttled.running.load() == 2; }, "the throttled kernel runs");
    gated.open.store(true);
    wait_or_die(holder);
@@ -293,7 +293,7 @@ TEST(Hints, ReturnedWorkGroupsCountAgainstTheThrottle)
    auto scheduler = make_scheduler(4, "default");
    OneReturns kernel(4);
    int queue = 0;
-   const ck_launch_hints medium{&queue, CK_PRIORITY_MEDIUM, CK_THROTTLE_MEDIUM, 0};
+   const ck_launch_hints medium{&queue, CK_PRIORITY_MEDIUM, CK_THROTTLE_MEDIUM, 0, 0, nullptr};
    ck_launch *cooperative = ck_scheduler_launch_cooperative_hinted(
       scheduler.get(), run_kernel<OneReturns>, &kernel, kernel.context.data(), 4, nullptr, &medium);
    ASSERT_NE(cooperative, nullptr);

@@ -311,9 +311,9 @@ using SchedulerPtr = std::unique_ptr<ck_scheduler, SchedulerDeleter>;
 
 // Every launch's protocol log is checked (CK_CHECK=1).
 inline SchedulerPtr make_scheduler(unsigned units, const char *policy,
-                                   const char *trace_path = nullptr)
+                                   const char *trace_path = nullptr, unsigned short_launch_us = 0)
 {
-   const ck_scheduler_options options{units, policy, trace_path, nullptr, 0, 1, 0};
+   const ck_scheduler_options options{units, policy, trace_path, nullptr, 0, 1, 0, short_launch_us};
    return SchedulerPtr(ck_scheduler_create_with_options(&options));
 }
 

@@ -147,7 +147,7 @@ TEST(Ordinary, WorkGroupsStartInIdOrder)
 // shares of units that never come are claimed by those that do.
 TEST(Ordinary, IndependentLaunchesRunEveryGroupOnce)
 {
-   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1};
+   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1, 0, nullptr};
    for (unsigned units : {1u, 2u, 3u, 4u})
       for (unsigned cap : {units, 1u})
          for (unsigned groups : {0u, 1u, 2u, 3u, 7u, 1000u}) {
@@ -190,7 +190,7 @@ struct FirstGroupPerUnit {
 // the same unit meets the same data again.
 TEST(Ordinary, IndependentLaunchesStartEachUnitOnItsShare)
 {
-   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1};
+   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1, 0, nullptr};
    for (unsigned units : {2u, 3u}) {
       auto scheduler = make_scheduler(units, "default");
       for (int launch = 0; launch < 3; ++launch) {
@@ -203,6 +203,229 @@ TEST(Ordinary, IndependentLaunchesStartEachUnitOnItsShare)
                << "unit " << unit << " of " << units << ", launch " << launch;
       }
    }
+}
+
+// Notes where each work-group ran (its unit and thread) and how often;
+// each one takes `each`, spinning.
+struct WhereGroupsRan {
+   explicit WhereGroupsRan(unsigned groups, std::chrono::microseconds each = 0us)
+      : each(each), runs(groups), units(groups), threads(groups)
+   {
+   }
+   void run(unsigned group, unsigned unit)
+   {
+      started.fetch_add(1);
+      runs[group].fetch_add(1);
+      units[group] = unit;
+      threads[group] = std::this_thread::get_id();
+      const auto end = std::chrono::steady_clock::now() + each;
+      while (std::chrono::steady_clock::now() < end)
+         ;
+   }
+   // How many work-groups ran once on the caller's thread as CK_CALLER_UNIT;
+   // -1 if any ran other than once.
+   int on_caller(std::thread::id caller) const
+   {
+      int count = 0;
+      for (std::size_t group = 0; group < runs.size(); ++group) {
+         if (runs[group].load() != 1)
+            return -1;
+         if (units[group] == CK_CALLER_UNIT) {
+            EXPECT_EQ(threads[group], caller) << "group " << group;
+            ++count;
+         }
+      }
+      return count;
+   }
+   const std::chrono::microseconds each;
+   std::vector<std::atomic<unsigned>> runs;
+   std::vector<unsigned> units; // written by the work-group, read after the wait
+   std::vector<std::thread::id> threads;
+   std::atomic<unsigned> started{0};
+};
+
+// Launches `groups` work-groups of `kernel` with `hints` and waits; returns
+// how many ran on the calling thread.
+int launch_and_count_on_caller(ck_scheduler *scheduler, unsigned groups,
+                               const ck_launch_hints &hints, std::chrono::microseconds each = 0us)
+{
+   WhereGroupsRan kernel(groups, each);
+   wait_or_die(ck_scheduler_launch_hinted(scheduler, run_kernel<WhereGroupsRan>, &kernel, groups,
+                                          &hints));
+   return kernel.on_caller(std::this_thread::get_id());
+}
+
+// Two kernels' keys.
+char kernel_a, kernel_b;
+
+ck_launch_hints caller_waits(const void *kernel, int independent = 0, int throttle = 0)
+{
+   return ck_launch_hints{nullptr, CK_PRIORITY_MEDIUM, throttle, independent, 1, kernel};
+}
+
+// A scheduler under which every launch of a known kernel is short.
+SchedulerPtr make_scheduler_all_short(unsigned units)
+{
+   return make_scheduler(units, "default", nullptr, 1000000);
+}
+
+// A launch whose caller waits for it (ck_launch_hints::caller_waits) runs
+// on units while nothing is known of its kernel, and every work-group on
+// the caller, as CK_CALLER_UNIT, once the kernel's last launch says that
+// it is short: in id order or in any order alike.
+TEST(CallerWaits, ShortLaunchesOfAKnownKernelRunOnTheCaller)
+{
+   for (const int independent : {0, 1}) {
+      auto scheduler = make_scheduler_all_short(2);
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a, independent)),
+                0)
+         << "first launch, independent " << independent;
+      for (int launch = 0; launch < 3; ++launch)
+         EXPECT_EQ(
+            launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a, independent)), 4)
+            << "launch " << launch << ", independent " << independent;
+      // Another kernel is not known yet.
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_b, independent)),
+                0);
+   }
+}
+
+// With the default 30 us (CK_SHORT_LAUNCH_US), a kernel whose launch took
+// longer (4 work-groups of 20 us each) runs on units; with 0 (none is
+// short), so does every launch.
+TEST(CallerWaits, LongLaunchesRunOnUnits)
+{
+   auto scheduler = make_scheduler(2, "default", nullptr, 30);
+   for (int launch = 0; launch < 3; ++launch)
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a), 20us), 0);
+   auto none_short = make_scheduler(2, "default", nullptr, 0);
+   for (int launch = 0; launch < 3; ++launch)
+      EXPECT_EQ(launch_and_count_on_caller(none_short.get(), 1, caller_waits(&kernel_a)), 0);
+}
+
+// A short launch made without the hint, or without a kernel key, runs on
+// units.
+TEST(CallerWaits, LaunchesWithoutTheHintOrAKeyRunOnUnits)
+{
+   auto scheduler = make_scheduler_all_short(2);
+   ck_launch_hints unhinted = caller_waits(&kernel_a);
+   unhinted.caller_waits = 0;
+   const ck_launch_hints no_key = caller_waits(nullptr);
+   for (int launch = 0; launch < 3; ++launch) {
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, unhinted), 0);
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, no_key), 0);
+   }
+}
+
+// The caller stands for a unit only where no limit applies: a throttled
+// launch, and any launch while the unit cap is below the units, run on
+// units even when they are short.
+TEST(CallerWaits, LimitsKeepShortLaunchesOnUnits)
+{
+   auto scheduler = make_scheduler_all_short(2);
+   ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
+   ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 4);
+   EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4,
+                                        caller_waits(&kernel_a, 0, CK_THROTTLE_LOW)),
+             0);
+   ck_scheduler_set_unit_cap(scheduler.get(), 1);
+   EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
+   ck_scheduler_set_unit_cap(scheduler.get(), 2);
+   EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 4);
+}
+
+// CK_SHORT_LAUNCH_US sets what is short for ck_scheduler_create().
+TEST(CallerWaits, ShortLaunchFromTheEnvironment)
+{
+   for (const char *value : {"0", "1000000"}) {
+      ASSERT_EQ(setenv("CK_SHORT_LAUNCH_US", value, 1), 0);
+      SchedulerPtr scheduler(ck_scheduler_create(2));
+      ASSERT_EQ(unsetenv("CK_SHORT_LAUNCH_US"), 0);
+      launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a));
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)),
+                std::string(value) == "0" ? 0 : 4)
+         << "CK_SHORT_LAUNCH_US=" << value;
+   }
+}
+
+// Work-groups that take about 20 us each.
+struct TwentyMicroseconds {
+   void run(unsigned, unsigned)
+   {
+      const auto end = std::chrono::steady_clock::now() + 20us;
+      while (std::chrono::steady_clock::now() < end)
+         ;
+   }
+};
+
+// A short launch runs on its caller only in place of a free unit: while
+// the only unit runs other work, of any priority, it waits for the unit.
+TEST(CallerWaits, ShortLaunchesWaitForUnitsWhileEveryUnitIsBusy)
+{
+   for (const int other_priority : {CK_PRIORITY_LOW, CK_PRIORITY_HIGH}) {
+      auto scheduler = make_scheduler_all_short(1);
+      ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
+      TwentyMicroseconds other;
+      const ck_launch_hints other_hints{nullptr, other_priority, CK_THROTTLE_NONE, 0, 0, nullptr};
+      ck_launch *busy = ck_scheduler_launch_hinted(
+         scheduler.get(), run_kernel<TwentyMicroseconds>, &other, 500, &other_hints);
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0)
+         << "beside work of priority " << other_priority;
+      wait_or_die(busy);
+   }
+}
+
+// The caller of a short launch leaves its work-groups to the units when
+// work of a higher priority comes to wait for them: it ran some, not all.
+TEST(CallerWaits, ACallerLeavesItsLaunchToHigherPriorityWork)
+{
+   auto scheduler = make_scheduler_all_short(1);
+   ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
+   WhereGroupsRan short_launch(500, 20us);
+   std::thread::id caller;
+   const ck_launch_hints hints = caller_waits(&kernel_a);
+   std::thread waiter([&] {
+      caller = std::this_thread::get_id();
+      wait_or_die(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<WhereGroupsRan>,
+                                             &short_launch, 500, &hints));
+   });
+   require_eventually([&] { return short_launch.started.load() > 0; }, "the caller runs");
+   // One high-priority launch takes the free unit, the next waits for it.
+   const ck_launch_hints high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
+   TwentyMicroseconds first, second;
+   ck_launch *running = ck_scheduler_launch_hinted(
+      scheduler.get(), run_kernel<TwentyMicroseconds>, &first, 100, &high);
+   ck_launch *waiting = ck_scheduler_launch_hinted(
+      scheduler.get(), run_kernel<TwentyMicroseconds>, &second, 100, &high);
+   waiter.join();
+   wait_or_die(running);
+   wait_or_die(waiting);
+   const int on_caller = short_launch.on_caller(caller);
+   EXPECT_GT(on_caller, 0);
+   EXPECT_LT(on_caller, 500);
+}
+
+// Thousands of short launches back to back, from two threads at once:
+// every work-group runs once, and every launch is gone from the
+// scheduler's queue before its waiter frees it (AddressSanitizer).
+TEST(CallerWaits, ManyShortLaunchesFromTwoThreads)
+{
+   auto scheduler = make_scheduler_all_short(2);
+   std::atomic<int> wrong{0}, on_callers{0};
+   auto launches = [&](const void *kernel, int independent) {
+      for (int launch = 0; launch < 2000; ++launch) {
+         const int on_caller = launch_and_count_on_caller(scheduler.get(), 1 + launch % 5,
+                                                          caller_waits(kernel, independent));
+         if (on_caller < 0)
+            wrong.fetch_add(1);
+         on_callers.fetch_add(on_caller > 0);
+      }
+   };
+   std::thread other(launches, &kernel_b, 1);
+   launches(&kernel_a, 0);
+   other.join();
+   EXPECT_EQ(wrong.load(), 0) << "launches with a work-group that ran other than once";
+   EXPECT_GT(on_callers.load(), 3000) << "launches that ran on their caller, of 4,000";
 }
 
 // Work-groups that take about 20 us each, counting how many started.
@@ -233,8 +456,8 @@ struct Witness {
 TEST(Ordinary, WaitingHigherPriorityWorkTakesTheUnitBetweenWorkGroups)
 {
    auto scheduler = make_scheduler(1, "default");
-   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0},
-      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0};
+   const ck_launch_hints low{nullptr, CK_PRIORITY_LOW, CK_THROTTLE_NONE, 0, 0, nullptr},
+      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
    SlowGroups slow;
    ck_launch *slow_launch =
       ck_scheduler_launch_hinted(scheduler.get(), run_kernel<SlowGroups>, &slow, 10000, &low);
@@ -533,7 +756,7 @@ TEST(Cooperative, OrdinaryWorkGathersUnitsThenForksGiveThemBack)
 
 TEST(Cooperative, PrintsStatisticsOnRequest)
 {
-   const ck_scheduler_options options{2, "default", nullptr, nullptr, 1, 0, 0};
+   const ck_scheduler_options options{2, "default", nullptr, nullptr, 1, 0, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    Spinner kernel(2);
    testing::internal::CaptureStderr();
@@ -620,7 +843,7 @@ TEST(Cooperative, ReportsABarrierThatCanNeverComplete)
 {
    // StuckAtABarrier writes the context by hand, outside the protocol: no
    // protocol log to check.
-   const ck_scheduler_options options{2, "never", nullptr, nullptr, 0, 0, 0};
+   const ck_scheduler_options options{2, "never", nullptr, nullptr, 0, 0, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    StuckAtABarrier kernel;
    testing::internal::CaptureStderr();
@@ -648,7 +871,7 @@ TEST(Cooperative, ReportsABarrierThatCanNeverComplete)
 // fail so), and the next launch runs as usual.
 TEST(Cooperative, RefusesALaunchItCannotStart)
 {
-   const ck_scheduler_options options{2, "default", nullptr, nullptr, 0, 0, 1};
+   const ck_scheduler_options options{2, "default", nullptr, nullptr, 0, 0, 1, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    ActiveRecorder empty(1);
    EXPECT_EQ(ck_scheduler_launch_cooperative(scheduler.get(), run_kernel<ActiveRecorder>, &empty,
@@ -737,7 +960,7 @@ TEST(Cooperative, CapFileSetsTheCap)
    ASSERT_GE(fd, 0);
    close(fd);
    std::ofstream(path) << "1\n";
-   const ck_scheduler_options options{4, "default", nullptr, path, 0, 0, 0};
+   const ck_scheduler_options options{4, "default", nullptr, path, 0, 0, 0, 0};
    SchedulerPtr scheduler(ck_scheduler_create_with_options(&options));
    ASSERT_TRUE(eventually([&] {
       ActiveRecorder probe(4);
@@ -784,7 +1007,7 @@ TEST(Cooperative, MaxActiveGroupsFollowTheCap)
    ASSERT_GE(fd, 0);
    close(fd);
    std::ofstream(path) << "1\n";
-   const ck_scheduler_options options{4, "default", nullptr, path, 0, 1, 0};
+   const ck_scheduler_options options{4, "default", nullptr, path, 0, 1, 0, 0};
    SchedulerPtr file_capped(ck_scheduler_create_with_options(&options));
    expect_all_start_active(file_capped.get(), 1, "CK_CAP_FILE 1");
    std::ofstream(path) << "3\n";
