@@ -87,6 +87,50 @@ kernel void sum_local(global uint *out, local uint *scratch, uint per_item)
    }
 }
 
+// Launches of a kernel short enough for llvmpipe to run them on the thread
+// that waits for them (CK_SHORT_LAUNCH_US) get local memory there too: a
+// static __local array and a __local argument, a barrier between the
+// writes and the reads, new data at every launch.
+TEST(LaunchReuse, RepeatedShortLaunchesGetTheirLocalMemory)
+{
+   Device device;
+   cl_host::Program program = cl_host::build_or_throw(device.context, device.id, R"CLC(
+kernel void reverse_pairs(global const uint *in, global uint *out, local uint *copy)
+{
+   local uint tile[64];
+   uint lid = get_local_id(0), size = get_local_size(0), gid = get_global_id(0);
+   tile[lid] = in[gid];
+   copy[lid] = in[gid] * 3u;
+   barrier(CLK_LOCAL_MEM_FENCE);
+   out[gid] = tile[size - 1 - lid] + copy[(lid + 1) % size];
+}
+)CLC");
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "reverse_pairs");
+   cl_host::Buffer in = cl_host::create_buffer(device.context, CL_MEM_READ_WRITE, items * sizeof(cl_uint));
+   cl_host::Buffer out = cl_host::create_buffer(device.context, CL_MEM_READ_WRITE, items * sizeof(cl_uint));
+   cl_host::set_arg(kernel, 0, in.get());
+   cl_host::set_arg(kernel, 1, out.get());
+   cl_host::check(clSetKernelArg(kernel, 2, local_items * sizeof(cl_uint), nullptr),
+                  "clSetKernelArg");
+   std::vector<cl_uint> data(items);
+   for (cl_uint round = 0; round < 20; ++round) {
+      for (size_t i = 0; i < items; ++i)
+         data[i] = cl_uint(i * 7 + round * 1000);
+      cl_host::check(clEnqueueWriteBuffer(device.queue, in.get(), CL_TRUE, 0,
+                                          items * sizeof(cl_uint), data.data(), 0, nullptr,
+                                          nullptr),
+                     "clEnqueueWriteBuffer");
+      launch(device, kernel);
+      const auto got = cl_host::read_buffer<cl_uint>(device.queue, out, items);
+      for (size_t i = 0; i < items; ++i) {
+         const size_t base = i - i % local_items, lid = i % local_items;
+         const cl_uint want =
+            data[base + local_items - 1 - lid] + data[base + (lid + 1) % local_items] * 3u;
+         ASSERT_EQ(got[i], want) << "launch " << round << ", work-item " << i;
+      }
+   }
+}
+
 TEST(LaunchReuse, ManyKernelsTakeTurnsOnOneQueue)
 {
    Device device;
