@@ -178,7 +178,10 @@ struct ck_launch_hints {
                          ck_launch_wait_for()), with nothing else to do. If
                          the last launch of the same `kernel` says that this
                          one takes less than CK_SHORT_LAUNCH_US (30 us by
-                         default) on one thread, a unit is free for it, and
+                         default) on one thread, its work-groups cannot
+                         wait for each other (`independent`: the caller
+                         runs them one after the other), a unit is free
+                         for it, and
                          no limit applies (no throttle, the unit cap at the
                          units, not a launch made after another; work of a
                          higher priority that comes to wait takes over),

@@ -545,10 +545,13 @@ ck_launch *ck_scheduler::launch(ck_run_fn run, void *data, unsigned groups,
    // get at once, if nothing limits the units it may use: never beside
    // work that holds every unit (a cooperative kernel gives units back to
    // ordinary work through kills, which the caller's thread would bypass
-   // by taking a CPU the kernel's work-groups run on).
-   launch->caller_runs = hints.caller_waits && !after && launch->throttle_units == 0 &&
-                         unit_cap_ == units() && in_use() < units() &&
-                         foreseen_short(*launch);
+   // by taking a CPU the kernel's work-groups run on). The caller runs the
+   // work-groups one after the other, so only those that cannot wait for
+   // each other (a work-group spinning until another starts would wait
+   // for ever).
+   launch->caller_runs = hints.caller_waits && hints.independent && !after &&
+                         launch->throttle_units == 0 && unit_cap_ == units() &&
+                         in_use() < units() && foreseen_short(*launch);
    if (launch->caller_runs) {
       launch->has_started = true;
       launch->started = Clock::now();

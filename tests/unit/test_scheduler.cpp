@@ -258,7 +258,7 @@ int launch_and_count_on_caller(ck_scheduler *scheduler, unsigned groups,
 // Two kernels' keys.
 char kernel_a, kernel_b;
 
-ck_launch_hints caller_waits(const void *kernel, int independent = 0, int throttle = 0)
+ck_launch_hints caller_waits(const void *kernel, int independent = 1, int throttle = 0)
 {
    return ck_launch_hints{nullptr, CK_PRIORITY_MEDIUM, throttle, independent, 1, kernel};
 }
@@ -272,22 +272,51 @@ SchedulerPtr make_scheduler_all_short(unsigned units)
 // A launch whose caller waits for it (ck_launch_hints::caller_waits) runs
 // on units while nothing is known of its kernel, and every work-group on
 // the caller, as CK_CALLER_UNIT, once the kernel's last launch says that
-// it is short: in id order or in any order alike.
+// it is short.
 TEST(CallerWaits, ShortLaunchesOfAKnownKernelRunOnTheCaller)
 {
-   for (const int independent : {0, 1}) {
-      auto scheduler = make_scheduler_all_short(2);
-      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a, independent)),
-                0)
-         << "first launch, independent " << independent;
-      for (int launch = 0; launch < 3; ++launch)
-         EXPECT_EQ(
-            launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a, independent)), 4)
-            << "launch " << launch << ", independent " << independent;
-      // Another kernel is not known yet.
-      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_b, independent)),
-                0);
+   auto scheduler = make_scheduler_all_short(2);
+   EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0)
+      << "first launch";
+   for (int launch = 0; launch < 3; ++launch)
+      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 4)
+         << "launch " << launch;
+   // Another kernel is not known yet.
+   EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_b)), 0);
+}
+
+// Work-group 0 waits (up to 5 s) until work-group 1 has started: on one
+// thread, one after the other, it would wait in vain.
+struct FirstWaitsForSecond {
+   void run(unsigned group, unsigned)
+   {
+      if (group == 1) {
+         second_started.store(true);
+         return;
+      }
+      const auto deadline = std::chrono::steady_clock::now() + 5s;
+      while (!second_started.load())
+         if (std::chrono::steady_clock::now() > deadline) {
+            waited_in_vain.store(true);
+            return;
+         }
    }
+   std::atomic<bool> second_started{false}, waited_in_vain{false};
+};
+
+// Work-groups that may wait for each other (no ck_launch_hints::independent)
+// never run on the caller, which would run them one after the other.
+TEST(CallerWaits, WorkGroupsThatMayWaitForEachOtherRunOnUnits)
+{
+   auto scheduler = make_scheduler_all_short(2);
+   const ck_launch_hints may_wait = caller_waits(&kernel_a, 0);
+   for (int launch = 0; launch < 3; ++launch) {
+      FirstWaitsForSecond kernel;
+      wait_or_die(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<FirstWaitsForSecond>,
+                                             &kernel, 2, &may_wait));
+      EXPECT_FALSE(kernel.waited_in_vain.load()) << "launch " << launch;
+   }
+   EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, may_wait), 0);
 }
 
 // With the default 30 us (CK_SHORT_LAUNCH_US), a kernel whose launch took
@@ -326,7 +355,7 @@ TEST(CallerWaits, LimitsKeepShortLaunchesOnUnits)
    ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
    ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 4);
    EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4,
-                                        caller_waits(&kernel_a, 0, CK_THROTTLE_LOW)),
+                                        caller_waits(&kernel_a, 1, CK_THROTTLE_LOW)),
              0);
    ck_scheduler_set_unit_cap(scheduler.get(), 1);
    EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
@@ -422,7 +451,7 @@ TEST(CallerWaits, ManyShortLaunchesFromTwoThreads)
       }
    };
    std::thread other(launches, &kernel_b, 1);
-   launches(&kernel_a, 0);
+   launches(&kernel_a, 1);
    other.join();
    EXPECT_EQ(wrong.load(), 0) << "launches with a work-group that ran other than once";
    EXPECT_GT(on_callers.load(), 3000) << "launches that ran on their caller, of 4,000";
