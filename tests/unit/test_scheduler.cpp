@@ -404,34 +404,52 @@ TEST(CallerWaits, ShortLaunchesWaitForUnitsWhileEveryUnitIsBusy)
    }
 }
 
+// Notes where each work-group ran; work-group 0 waits until released (or
+// 10 s have passed).
+struct GatedFirstGroup : WhereGroupsRan {
+   using WhereGroupsRan::WhereGroupsRan;
+   void run(unsigned group, unsigned unit)
+   {
+      WhereGroupsRan::run(group, unit);
+      const auto deadline = std::chrono::steady_clock::now() + 10s;
+      while (group == 0 && !release.load() && std::chrono::steady_clock::now() < deadline)
+         ;
+   }
+   std::atomic<bool> release{false};
+};
+
 // The caller of a short launch leaves its work-groups to the units when
-// work of a higher priority comes to wait for them: it ran some, not all.
-TEST(CallerWaits, ACallerLeavesItsLaunchToHigherPriorityWork)
+// work of a higher priority comes to wait for them (held in its first
+// work-group while that work comes, it runs no other), and keeps them when
+// the work that comes has a lower priority.
+TEST(CallerWaits, ACallerLeavesItsLaunchOnlyToHigherPriorityWork)
 {
-   auto scheduler = make_scheduler_all_short(1);
-   ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
-   WhereGroupsRan short_launch(500, 20us);
-   std::thread::id caller;
-   const ck_launch_hints hints = caller_waits(&kernel_a);
-   std::thread waiter([&] {
-      caller = std::this_thread::get_id();
-      wait_or_die(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<WhereGroupsRan>,
-                                             &short_launch, 500, &hints));
-   });
-   require_eventually([&] { return short_launch.started.load() > 0; }, "the caller runs");
-   // One high-priority launch takes the free unit, the next waits for it.
-   const ck_launch_hints high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
-   TwentyMicroseconds first, second;
-   ck_launch *running = ck_scheduler_launch_hinted(
-      scheduler.get(), run_kernel<TwentyMicroseconds>, &first, 100, &high);
-   ck_launch *waiting = ck_scheduler_launch_hinted(
-      scheduler.get(), run_kernel<TwentyMicroseconds>, &second, 100, &high);
-   waiter.join();
-   wait_or_die(running);
-   wait_or_die(waiting);
-   const int on_caller = short_launch.on_caller(caller);
-   EXPECT_GT(on_caller, 0);
-   EXPECT_LT(on_caller, 500);
+   for (const int other_priority : {CK_PRIORITY_HIGH, CK_PRIORITY_LOW}) {
+      auto scheduler = make_scheduler_all_short(1);
+      ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
+      GatedFirstGroup short_launch(500);
+      std::thread::id caller;
+      const ck_launch_hints hints = caller_waits(&kernel_a);
+      std::thread waiter([&] {
+         caller = std::this_thread::get_id();
+         wait_or_die(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<GatedFirstGroup>,
+                                                &short_launch, 500, &hints));
+      });
+      require_eventually([&] { return short_launch.started.load() > 0; }, "the caller runs");
+      // One launch takes the free unit, the next waits for it.
+      const ck_launch_hints other{nullptr, other_priority, CK_THROTTLE_NONE, 0, 0, nullptr};
+      TwentyMicroseconds first, second;
+      ck_launch *running = ck_scheduler_launch_hinted(
+         scheduler.get(), run_kernel<TwentyMicroseconds>, &first, 100, &other);
+      ck_launch *waiting = ck_scheduler_launch_hinted(
+         scheduler.get(), run_kernel<TwentyMicroseconds>, &second, 100, &other);
+      short_launch.release.store(true);
+      waiter.join();
+      wait_or_die(running);
+      wait_or_die(waiting);
+      EXPECT_EQ(short_launch.on_caller(caller), other_priority == CK_PRIORITY_HIGH ? 1 : 500)
+         << "beside work of priority " << other_priority;
+   }
 }
 
 // Thousands of short launches back to back, from two threads at once:
