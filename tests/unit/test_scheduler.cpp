@@ -387,23 +387,6 @@ struct TwentyMicroseconds {
    }
 };
 
-// A short launch runs on its caller only in place of a free unit: while
-// the only unit runs other work, of any priority, it waits for the unit.
-TEST(CallerWaits, ShortLaunchesWaitForUnitsWhileEveryUnitIsBusy)
-{
-   for (const int other_priority : {CK_PRIORITY_LOW, CK_PRIORITY_HIGH}) {
-      auto scheduler = make_scheduler_all_short(1);
-      ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
-      TwentyMicroseconds other;
-      const ck_launch_hints other_hints{nullptr, other_priority, CK_THROTTLE_NONE, 0, 0, nullptr};
-      ck_launch *busy = ck_scheduler_launch_hinted(
-         scheduler.get(), run_kernel<TwentyMicroseconds>, &other, 500, &other_hints);
-      EXPECT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0)
-         << "beside work of priority " << other_priority;
-      wait_or_die(busy);
-   }
-}
-
 // Notes where each work-group ran; work-group 0 waits until released (or
 // 10 s have passed).
 struct GatedFirstGroup : WhereGroupsRan {
@@ -417,6 +400,40 @@ struct GatedFirstGroup : WhereGroupsRan {
    }
    std::atomic<bool> release{false};
 };
+
+// A short launch runs on its caller only in place of a free unit: while
+// the only unit runs other work, of any priority (held in its first
+// work-group until the short launch is done), it waits for the unit.
+TEST(CallerWaits, ShortLaunchesWaitForUnitsWhileEveryUnitIsBusy)
+{
+   for (const int other_priority : {CK_PRIORITY_LOW, CK_PRIORITY_HIGH}) {
+      auto scheduler = make_scheduler_all_short(1);
+      ASSERT_EQ(launch_and_count_on_caller(scheduler.get(), 4, caller_waits(&kernel_a)), 0);
+      GatedFirstGroup other(2);
+      const ck_launch_hints other_hints{nullptr, other_priority, CK_THROTTLE_NONE, 0, 0, nullptr};
+      ck_launch *busy = ck_scheduler_launch_hinted(scheduler.get(), run_kernel<GatedFirstGroup>,
+                                                   &other, 2, &other_hints);
+      require_eventually([&] { return other.started.load() > 0; }, "the unit is busy");
+      // Where the short launch runs is decided when it is made; it then
+      // waits for the unit, which the gate holds until then.
+      WhereGroupsRan short_launch(4);
+      const ck_launch_hints hints = caller_waits(&kernel_a);
+      std::atomic<bool> made{false};
+      std::thread::id caller;
+      std::thread waiter([&] {
+         caller = std::this_thread::get_id();
+         ck_launch *launch = ck_scheduler_launch_hinted(
+            scheduler.get(), run_kernel<WhereGroupsRan>, &short_launch, 4, &hints);
+         made.store(true);
+         wait_or_die(launch);
+      });
+      require_eventually([&] { return made.load(); }, "the short launch is made");
+      other.release.store(true);
+      waiter.join();
+      wait_or_die(busy);
+      EXPECT_EQ(short_launch.on_caller(caller), 0) << "beside work of priority " << other_priority;
+   }
+}
 
 // The caller of a short launch leaves its work-groups to the units when
 // work of a higher priority comes to wait for them (held in its first
@@ -436,14 +453,22 @@ TEST(CallerWaits, ACallerLeavesItsLaunchOnlyToHigherPriorityWork)
                                                 &short_launch, 500, &hints));
       });
       require_eventually([&] { return short_launch.started.load() > 0; }, "the caller runs");
-      // One launch takes the free unit, the next waits for it.
+      // One launch takes the free unit and holds it, the next waits for it
+      // as long as the test says.
       const ck_launch_hints other{nullptr, other_priority, CK_THROTTLE_NONE, 0, 0, nullptr};
-      TwentyMicroseconds first, second;
+      GatedFirstGroup first(1);
+      TwentyMicroseconds second;
       ck_launch *running = ck_scheduler_launch_hinted(
-         scheduler.get(), run_kernel<TwentyMicroseconds>, &first, 100, &other);
+         scheduler.get(), run_kernel<GatedFirstGroup>, &first, 1, &other);
       ck_launch *waiting = ck_scheduler_launch_hinted(
          scheduler.get(), run_kernel<TwentyMicroseconds>, &second, 100, &other);
       short_launch.release.store(true);
+      if (other_priority == CK_PRIORITY_LOW)
+         require_eventually([&] { return short_launch.started.load() == 500; },
+                            "the caller runs every work-group");
+      else
+         std::this_thread::sleep_for(20ms); // time a caller that did not leave would use
+      first.release.store(true);
       waiter.join();
       wait_or_die(running);
       wait_or_die(waiting);
