@@ -29,6 +29,8 @@ SLOW_NOTE = 2.0
 SLOW_FAIL = 4.0
 # Times below this many seconds count as this many: start-up noise.
 SLOW_FLOOR = 2.0
+# How many of a failed test's last output lines require-pass prints.
+OUTPUT_LINES = 40
 
 
 def flatten(tests):
@@ -210,6 +212,10 @@ def require_pass(args):
     print(f"{args.label}: {len(tests)} tests run ({count(t['result'] for t in tests.values())})")
     for name, status in failed:
         print(f"  NOT PASSED {name}: {status}")
+        # The output's end says why, where the results do not outlive the run (CI).
+        output = "\n".join(tests[name].get(stream) or "" for stream in ("out", "err")).split("\n")
+        for line in [line for line in output if line.strip()][-OUTPUT_LINES:]:
+            print(f"    | {line}")
     print(f"{args.label}: {len(tests) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
 

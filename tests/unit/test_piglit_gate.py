@@ -186,6 +186,25 @@ class PiglitGateTest(unittest.TestCase):
             self.assertIn(f"NOT PASSED b: {status}", result.stdout)
             self.assertIn("profile: 1 passed, 1 failed", result.stdout)
 
+    def test_require_pass_prints_the_end_of_a_failed_tests_output(self):
+        write_results(self.tmp / "failed", {"a": "pass", "b": "fail"})
+        path = self.tmp / "failed" / "results.json.bz2"
+        with bz2.open(path, "rt") as f:
+            data = json.load(f)
+        data["tests"]["a"]["out"] = "a passed quietly"
+        data["tests"]["b"]["out"] = "\n".join(f"line {i}" for i in range(100))
+        data["tests"]["b"]["err"] = "Expected equality of these values"
+        with bz2.open(path, "wt") as f:
+            json.dump(data, f)
+        result = gate("require-pass", self.tmp / "failed", "--label", "profile")
+        self.assertEqual(result.returncode, 1)
+        lines = result.stdout.splitlines()
+        self.assertIn("    | Expected equality of these values", lines)
+        self.assertIn("    | line 99", lines)
+        self.assertNotIn("    | line 50", lines)
+        self.assertNotIn("a passed quietly", result.stdout)
+        self.assertEqual(lines[-1], "profile: 1 passed, 1 failed")
+
     def test_missing_results_file_is_a_clear_error(self):
         (self.tmp / "empty").mkdir()
         result = gate("compare", self.expectation, self.tmp / "empty", "--timeout", 450)
