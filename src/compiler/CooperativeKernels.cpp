@@ -154,9 +154,25 @@ struct CallGraphFacts {
   SmallPtrSet<const Function *, 16> ReachableFromKernel;
 };
 
+/// Reports recursion that a kernel reaches in any program (OpenCL C has
+/// none, and NIR's inliner would recurse without end on it), and in a
+/// cooperative one the call chains that reach a builtin.
 CallGraphFacts analyzeCallGraph(Module &M, DiagnosticLog &Log) {
   CallGraphFacts Facts;
   CallGraph Graph(M);
+  SmallVector<const Function *, 16> Worklist;
+  for (const Function &F : M)
+    if (isKernel(F) && Facts.ReachableFromKernel.insert(&F).second)
+      Worklist.push_back(&F);
+  while (!Worklist.empty()) {
+    const Function *F = Worklist.pop_back_val();
+    for (const CallGraphNode::CallRecord &Callee : *Graph[F]) {
+      const Function *G = Callee.second->getFunction();
+      if (G && !G->isDeclaration() && Facts.ReachableFromKernel.insert(G).second)
+        Worklist.push_back(G);
+    }
+  }
+
   // Callees come before their callers in scc_iterator order.
   for (auto SCC = scc_begin(&Graph); !SCC.isAtEnd(); ++SCC) {
     bool ReachesBuiltin = false, ReachesRecursion = SCC.hasCycle();
@@ -179,23 +195,18 @@ CallGraphFacts analyzeCallGraph(Module &M, DiagnosticLog &Log) {
         Facts.ReachBuiltin.insert(F);
       if (ReachesRecursion)
         Facts.ReachRecursion.insert(F);
-      if (ReachesBuiltin && SCC.hasCycle())
+      if (!SCC.hasCycle())
+        continue;
+      if (ReachesBuiltin)
         Log.error(*F,
                   "recursive call chain reaches a cooperative-kernel builtin",
                   "recursion");
-    }
-  }
-
-  SmallVector<const Function *, 16> Worklist;
-  for (const Function &F : M)
-    if (isKernel(F) && Facts.ReachableFromKernel.insert(&F).second)
-      Worklist.push_back(&F);
-  while (!Worklist.empty()) {
-    const Function *F = Worklist.pop_back_val();
-    for (const CallGraphNode::CallRecord &Callee : *Graph[F]) {
-      const Function *G = Callee.second->getFunction();
-      if (G && !G->isDeclaration() && Facts.ReachableFromKernel.insert(G).second)
-        Worklist.push_back(G);
+      else if (Facts.ReachableFromKernel.count(F))
+        Log.error(*F,
+                  "'" + F->getName() +
+                      "' calls itself through the functions it calls; "
+                      "OpenCL C does not support recursion",
+                  "recursion");
     }
   }
   return Facts;
@@ -332,13 +343,17 @@ void eraseVariableDebugInfo(Module &M) {
 
 bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
   Changed = false;
-  if (none_of(M, [](const Function &F) { return getBuiltin(F).has_value(); }))
-    return true;
+  DiagnosticLog Log;
+  if (none_of(M, [](const Function &F) { return getBuiltin(F).has_value(); })) {
+    // An ordinary program, left as it is: only recursion fails its build.
+    analyzeCallGraph(M, Log);
+    LogText = Log.str();
+    return !Log.hasErrors();
+  }
 
   const TransmitScopes OwnAnnotations = findTransmitScopes(M);
   eraseVariableDebugInfo(M);
 
-  DiagnosticLog Log;
   CallGraphFacts Facts = analyzeCallGraph(M, Log);
   reportBuiltinsNoKernelReaches(M, Facts, Log);
   reportTransmitOutsidePrivateMemory(M, Log);
