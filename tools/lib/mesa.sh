@@ -61,7 +61,7 @@ CK_NATIVE_FILE=$CK_LINE/native.ini
 CK_PATCHES=$CK_ROOT/patches             # the series (patches/series)
 CK_BUILD_OK=$CK_LINE/build-ok
 CK_ICD_DIR=$CK_LINE/icd-rusticl
-CK_TOOLCHAIN_LAYOUT=2  # what ck_toolchain makes of the lock's packages
+CK_TOOLCHAIN_LAYOUT=3  # what ck_toolchain makes of the lock's packages
 
 ck_apt() {
    apt-get -q -o Dir::Etc::SourceList="$CK_APT/sources.list" \
@@ -133,12 +133,14 @@ ck_toolchain() {
       for deb in "$CK_DEBS"/*.deb; do
          dpkg-deb -x "$deb" "$CK_TOOLS"
       done
-      # the -dev packages' pkg-config files moved with them, and the
-      # translator's link name to LLVM 15's library (the system's
-      # libLLVMSPIRVLib.so is LLVM 14's: linked to it, rusticl crashed in
-      # its first build, libLLVM-14 and -15 in one process)
+      # the -dev packages' pkg-config files moved with them (libclc.pc
+      # names /usr/lib/clc outright, which exists only where libclc-15 is
+      # installed), and the translator's link name to LLVM 15's library
+      # (the system's libLLVMSPIRVLib.so is LLVM 14's: linked to it,
+      # rusticl crashed in its first build, libLLVM-14 and -15 in one
+      # process)
       local lib=$CK_TOOLS/usr/lib/x86_64-linux-gnu
-      sed -i "s|^prefix=.*|prefix=$CK_TOOLS/usr|" "$CK_TOOLS/usr/lib/pkgconfig/libclc.pc"
+      sed -i "s|=/usr/|=$CK_TOOLS/usr/|" "$CK_TOOLS/usr/lib/pkgconfig/libclc.pc"
       sed -i "s|^libdir=.*|libdir=$lib|; s|^includedir=.*|includedir=$CK_TOOLS/usr/include|" \
          "$lib/pkgconfig/LLVMSPIRVLib.pc"
       ln -sfn /usr/lib/x86_64-linux-gnu/libLLVMSPIRVLib.so.15 "$lib/libLLVMSPIRVLib.so"
