@@ -10,7 +10,7 @@ usage: tools/ck bench [micro] [--threads "2 4 8"] [--repeats N] [-- --benchmark_
        tools/ck bench progress [--configs LIST] [--threads N] [--timeout S] [--confirm S]
                                [--sample K | --short] [--out DIR] [-- RUNNER ARGS]
        tools/ck bench table2|fig5|fig6|all [--threads N] [--repeats N] [--platform pocl]
-                      [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
+                      [--rounds R] [--scale test|bench] [--apps NAME,...] [--out DIR] [-- CK-EVAL ARGS]
        tools/ck bench pocl [--repeats N] [--runs N] [--threads N] [--kernels NAME,...]
                            [--platforms NAME,...] [--apps NAME,...|all] [--scale test|bench]
                            [--out DIR]
@@ -175,7 +175,10 @@ table2, fig5, fig6, all
             CK_POLICY=never, --threads default: the number of CPUs ($(nproc)).
             --platform pocl also runs the persistent-thread builds on Debian's
             PoCL (installed if missing) and prints them beside ours
-            (DIR/table2-pocl.txt, bench/table2_against.py).
+            (DIR/table2-pocl.txt, bench/table2_against.py); --rounds R
+            alternates ours and PoCL's R times (DIR/round-I) and takes each
+            ratio within a round, so that the machine's phases fall on
+            both sides: the median of the rounds' ratios, and their range.
     fig5    gather time and matmul time when the matmul asks for 1, N/4,
             N/2, N-1 of the N units, query and without-query barriers.
             --priority: each run also with the matmul on a high-priority
@@ -486,7 +489,7 @@ bench_public() {
 bench_eval() {
    local sub=$1
    shift
-   local threads="" out=$CK_BUILD/eval platform=""
+   local threads="" out=$CK_BUILD/eval platform="" rounds=1
    local args=()
    while [ $# -gt 0 ]; do
       case "$1" in
@@ -494,6 +497,9 @@ bench_eval() {
             [ "${2:-}" = pocl ] || die "--platform takes 'pocl' (Debian's pocl-opencl-icd), got '${2:-}'"
             [ "$sub" = table2 ] || die "--platform is for table2"
             platform=$2; shift ;;
+         --rounds)
+            [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a number, got '${2:-}'"
+            rounds=$2; shift ;;
          --threads)
             [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--threads takes one number for $sub, got '${2:-}'"
             threads=$2; shift ;;
@@ -512,6 +518,7 @@ bench_eval() {
       esac
       shift
    done
+   [ "$rounds" -eq 1 ] || [ "$platform" = pocl ] || die "--rounds is for table2 --platform pocl"
    build_if_needed
    eval "$(mesa_env_exports llvmpipe)"
    mkdir -p "$out"
@@ -522,43 +529,51 @@ bench_eval() {
 
    local subs=("$sub") failed=()
    [ "$sub" = all ] && subs=(table2 fig5 fig6)
-   local s t policy rc
-   for s in "${subs[@]}"; do
-      if [ "$s" = table2 ]; then
-         t=${threads:-$cpus}
-         policy=never
-      else
-         t=${threads:-$((cpus > 4 ? cpus : 4))}
-         policy=default
-      fi
-      step "$s with LP_NUM_THREADS=$t CK_POLICY=$policy"
-      rc=0
-      LP_NUM_THREADS=$t CK_POLICY=$policy "$CK_PLUGIN_BUILD/bench/ck-eval" "$s" \
-         --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --out "$out" "${args[@]}" |
-         tee "$out/$s.txt" || rc=$?
-      [ "$rc" -eq 0 ] || failed+=("$s (exit $rc)")
-   done
-   if [ "$platform" = pocl ] && [ "$rc" -eq 0 ]; then
+   [ "$platform" != pocl ] || ensure_pocl
+   # With --rounds R, ours and PoCL's alternate R times (a round each in
+   # DIR/round-I), so that the machine's phases fall on both sides of the
+   # ratios that table2_against.py takes within each round.
+   local s t policy rc=0 round dir pairs=()
+   for ((round = 1; round <= rounds; round++)); do
+      dir=$out
+      [ "$rounds" -eq 1 ] || { dir=$out/round-$round; mkdir -p "$dir"; }
+      for s in "${subs[@]}"; do
+         if [ "$s" = table2 ]; then
+            t=${threads:-$cpus}
+            policy=never
+         else
+            t=${threads:-$((cpus > 4 ? cpus : 4))}
+            policy=default
+         fi
+         step "$s with LP_NUM_THREADS=$t CK_POLICY=$policy${dir#"$out"}"
+         rc=0
+         LP_NUM_THREADS=$t CK_POLICY=$policy "$CK_PLUGIN_BUILD/bench/ck-eval" "$s" \
+            --kernels "$CK_ROOT/kernels" --include "$CK_ROOT/include" --out "$dir" "${args[@]}" |
+            tee "$dir/$s.txt" || rc=$?
+         [ "$rc" -eq 0 ] || failed+=("$s${dir#"$out"} (exit $rc)")
+      done
+      [ "$platform" = pocl ] && [ "$rc" -eq 0 ] || break
       # PoCL has no cooperative kernels: its persistent-thread builds, on as
       # many work-groups as ours had (one per compute unit).
-      ensure_pocl
-      step "persistent-thread builds on PoCL ($t threads)"
-      rc=0
+      step "persistent-thread builds on PoCL ($t threads)${dir#"$out"}"
       (
          eval "$(progress_env pocl "$t")"
          "$CK_PLUGIN_BUILD/bench/ck-eval" persistent --groups "$t" --kernels "$CK_ROOT/kernels" \
-            --include "$CK_ROOT/include" --out "$out/pocl" "${args[@]}"
-      ) | tee "$out/pocl.txt" || rc=$?
-      if [ "$rc" -eq 0 ]; then
-         /usr/bin/python3 "$CK_ROOT/bench/table2_against.py" --ours "$out/table2.csv" \
-            --other "$out/pocl/persistent.csv" --name PoCL | tee "$out/table2-pocl.txt"
-      else
-         failed+=("persistent on PoCL (exit $rc)")
+            --include "$CK_ROOT/include" --out "$dir/pocl" "${args[@]}"
+      ) | tee "$dir/pocl.txt" || rc=$?
+      if [ "$rc" -ne 0 ]; then
+         failed+=("persistent on PoCL${dir#"$out"} (exit $rc)")
+         break
       fi
+      pairs+=(--ours "$dir/table2.csv" --other "$dir/pocl/persistent.csv")
+   done
+   if [ "$platform" = pocl ] && [ ${#failed[@]} -eq 0 ]; then
+      /usr/bin/python3 "$CK_ROOT/bench/table2_against.py" "${pairs[@]}" --name PoCL |
+         tee "$out/table2-pocl.txt"
    fi
    CK_STEP=""
-   step "plots in $out"
-   /usr/bin/python3 "$CK_ROOT/bench/eval_plots.py" --dir "$out"
+   step "plots in $dir"
+   /usr/bin/python3 "$CK_ROOT/bench/eval_plots.py" --dir "$dir"  # the last round's
    CK_STEP=""
    note "tables: $out/*.txt, CSV: $out/*.csv, plots: $out/*.png"
    [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]} (see the FAIL lines above)"
