@@ -317,8 +317,6 @@ mesa_env_exports() {
    local driver=${1:-$CK_DRIVER} icd_dir=${2:-$CK_ICD_DIR} vk_icd=${3:-$CK_LINE/lvp_icd.json}
    check_driver "$driver"
    printf 'export CK_DRIVER=%q OCL_ICD_VENDORS=%q\n' "$driver" "$icd_dir"
-   # the tests that run on zink whatever the driver (tests/host/on_zink.sh)
-   printf 'export CK_LAVAPIPE_ICD=%q\n' "$vk_icd"
    case "$driver" in
       llvmpipe) printf 'export RUSTICL_ENABLE=llvmpipe\n' ;;
       zink)
