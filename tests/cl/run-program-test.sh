@@ -1,7 +1,7 @@
 #!/bin/sh
 # run-program-test.sh [--require-resizing] [--no-warnings] [--cache-hit]
 #    [--chunks FORM] [--compiles N] [--vector-accesses] [--fences KIND]
-#    [--claim-order ORDER] TESTER FILE.cl
+#    [--claim-order ORDER] [--asm FILECHECK] TESTER FILE.cl
 # Runs one piglit-format .cl program test with piglit's cl-program-tester and
 # passes only if piglit reports "pass" (a skip is a failure here: every
 # project test must run on the patched Mesa). With --require-resizing, every
@@ -34,7 +34,13 @@
 # than one work-group, and the scheduler must have started every one of
 # them in any order (each unit its share of the ids): kernels none of
 # whose work-groups can wait for another; with --claim-order ids, in id
-# order, every one: kernels whose work-groups can wait.
+# order, every one: kernels whose work-groups can wait. With --asm
+# FILECHECK, a first run with the shader cache off prints the kernels'
+# machine code (GALLIVM_DEBUG=asm), and for each CPU flag that the file's
+# "CPU-CHECKS:" line names and /proc/cpuinfo lists, LLVM's FileCheck checks
+# that code against the file's directives of that flag's prefix
+# (avx512_vpopcntdq: AVX512_VPOPCNTDQ). A CPU with none of them runs the
+# test for its results alone, and says so.
 set -u
 require_resizing=0
 no_warnings=0
@@ -44,6 +50,7 @@ compiles=
 vector_accesses=0
 fences=
 claim_order=
+filecheck=
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
@@ -69,6 +76,7 @@ while :; do
             any|ids) ;;
             *) echo "run-program-test: --claim-order takes any or ids" >&2; exit 2 ;;
          esac ;;
+      --asm) filecheck=$2; shift ;;
       *) break ;;
    esac
    shift
@@ -125,6 +133,27 @@ if [ -n "$fences" ]; then
             exit 1
          fi ;;
    esac
+fi
+if [ -n "$filecheck" ]; then
+   flags=$(sed -n 's|^// CPU-CHECKS: *||p' "$test_file")
+   if [ -z "$flags" ]; then
+      echo "run-program-test: $test_file has no CPU-CHECKS line" >&2
+      exit 2
+   fi
+   asm=$(MESA_SHADER_CACHE_DISABLE=true GALLIVM_DEBUG=asm "$tester" "$test_file" 2>&1)
+   checked=
+   for flag in $flags; do
+      grep -q -w -- "$flag" /proc/cpuinfo || continue
+      prefix=$(printf '%s' "$flag" | tr 'a-z' 'A-Z')
+      printf '%s\n' "$asm" | "$filecheck" --dump-input=fail --check-prefix="$prefix" "$test_file" ||
+         exit 1
+      checked="$checked $flag"
+   done
+   if [ -n "$checked" ]; then
+      echo "run-program-test: $test_file's machine code checked for:$checked"
+   else
+      echo "run-program-test: this CPU has none of $flags: $test_file's machine code not checked"
+   fi
 fi
 if [ -n "$chunks" ]; then
    symbols=$(jit_symbols | sort -u | tr '\n' ' ')
