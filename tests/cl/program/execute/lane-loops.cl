@@ -16,6 +16,20 @@ arg_in:  1 buffer uint[1] 0
 arg_out: 1 buffer uint[1] 31
 
 [test]
+name: claims bounded by a load in the loop, whose address is used again after it
+kernel_name: claim_order_loaded_bound
+dimensions: 1
+global_size: 16 0 0
+local_size: 16 0 0
+arg_out: 0 buffer uint[32] 0 1 1 2 2 2 3 4 4 5 5 5 6 7 7 8 \
+                           8 8 9 10 10 11 11 11 12 13 13 14 14 14 15 99
+arg_in:  0 buffer uint[32] repeat 99
+arg_in:  1 buffer uint[1] 0
+arg_out: 1 buffer uint[1] 31
+arg_in:  2 buffer uint[16] 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1
+arg_out: 2 buffer uint[16] 101 102 103 101 102 103 101 102 103 101 102 103 101 102 103 101
+
+[test]
 name: claims in a grid-stride loop, the grid's size read in it (rusticl's constant buffer)
 kernel_name: claim_order_strided
 dimensions: 1
@@ -87,6 +101,20 @@ kernel void claim_order(global uint *log, global uint *next)
    uint lid = get_local_id(0);
    for (uint k = 0; k <= lid % 3; k++)
       log[atomic_inc(next)] = lid;
+}
+
+/* Work-item l claims counts[l] slots, reading its bound at each iteration,
+ * then writes how many it claimed to the same place. The bound's address
+ * is computed in the loop and used after it: NIR's LICM moves it before
+ * the loop, where the scan that picks per-lane loops accepts it (0042). */
+kernel void claim_order_loaded_bound(global uint *log, global uint *next,
+                                     global uint *counts)
+{
+   uint lid = get_local_id(0);
+   uint k = 0;
+   for (; k < counts[lid]; k++)
+      log[atomic_inc(next)] = lid;
+   counts[lid] = k + 100;
 }
 
 /* Work-item l claims l % 2 + 1 slots in a grid-stride loop:
