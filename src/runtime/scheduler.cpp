@@ -38,7 +38,8 @@
 // work-group can wait for another (ck_launch_hints::independent): then
 // unit u claims from the front of share u of the ids, the same share at
 // every launch so that its data stay in the unit's cache, and when its own
-// share is empty from the back of the largest one left. A unit claims the
+// share is empty from the back of the largest one left; such a launch keeps
+// no count of claims that every unit would write (unclaimed_groups()). A unit claims the
 // next one itself while the launch is what dispatch() would give it anyway:
 // dispatch() sets the launch's `yield` when other waiting work comes first
 // or the unit cap is exceeded, and the unit then returns between two
@@ -193,8 +194,8 @@ struct ck_launch {
 
    // Ordinary launches.
    unsigned groups = 0;
-   std::atomic<unsigned> claimed_groups{0}; // only grows, up to groups; in id
-                                            // order, the ids below it
+   std::atomic<unsigned> claimed_groups{0}; // launches in id order: only grows,
+                                            // up to groups, the ids below it
    struct alignas(64) Share {              // [front, end) of ids left, packed as
       std::atomic<uint64_t> range{0};      // end << 32 | front
    };
@@ -274,6 +275,7 @@ private:
    std::optional<uint32_t> claim_published_group(ck_launch &kernel);
    std::optional<unsigned> claim_ordinary_group(ck_launch &launch, unsigned unit);
    static std::optional<unsigned> claim_from_share(ck_launch::Share &share, bool front);
+   unsigned unclaimed_groups(const ck_launch &launch) const;
    bool try_withdraw(ck_launch &kernel);
    void housekeeper_main();
    std::optional<unsigned> read_cap_file() const;
@@ -832,8 +834,25 @@ std::optional<unsigned> ck_scheduler::claim_ordinary_group(ck_launch &launch, un
          return std::nullopt;
       group = claim_from_share(*largest, false);
    }
-   launch.claimed_groups.fetch_add(1);
    return group;
+}
+
+// The work-groups of an ordinary launch that no unit has claimed. Shares
+// keep no common count, so that a unit's claims write only its share's
+// cache line (a counter that every claim incremented moved between the
+// units' caches at every work-group). Ranges only shrink, so a sum of stale
+// loads is never below the true number: a launch read as unfinished may
+// only have none left to hand out, which claiming finds.
+unsigned ck_scheduler::unclaimed_groups(const ck_launch &launch) const
+{
+   if (!launch.shares)
+      return launch.groups - launch.claimed_groups.load();
+   unsigned left = 0;
+   for (unsigned unit = 0; unit < units(); ++unit) {
+      const uint64_t range = launch.shares[unit].range.load(std::memory_order_relaxed);
+      left += unsigned(range >> 32) - std::min(uint32_t(range), uint32_t(range >> 32));
+   }
+   return left;
 }
 
 // An id from the front or the back of a share, if it has one left.
@@ -905,8 +924,8 @@ void ck_scheduler::dispatch()
 {
    // Launches whose work-groups units claimed to the last without the lock.
    ordinary_queue_.erase(std::remove_if(ordinary_queue_.begin(), ordinary_queue_.end(),
-                                        [](const ck_launch *launch) {
-                                           return launch->claimed_groups.load() == launch->groups;
+                                        [this](const ck_launch *launch) {
+                                           return unclaimed_groups(*launch) == 0;
                                         }),
                          ordinary_queue_.end());
    while (!idle_.empty() && in_use() < unit_cap_) {
@@ -918,7 +937,7 @@ void ck_scheduler::dispatch()
             claim_ordinary_group(*next, idle_.back()->index);
          if (group)
             assign(Unit::Task::Ordinary, *next, *group);
-         if (!group || next->claimed_groups.load() == next->groups)
+         if (!group || unclaimed_groups(*next) == 0)
             ordinary_queue_.erase(std::find(ordinary_queue_.begin(), ordinary_queue_.end(), next));
       } else {
          cooperative_queue_.erase(
@@ -1049,7 +1068,7 @@ void ck_scheduler::balance()
    };
    for (const ck_launch *launch : ordinary_queue_)
       wanted[launch->priority - CK_PRIORITY_LOW] +=
-         within_room(*launch, launch->groups - launch->claimed_groups.load());
+         within_room(*launch, unclaimed_groups(*launch));
    for (const ck_launch *kernel : cooperative_queue_)
       wanted[kernel->priority - CK_PRIORITY_LOW] += within_room(*kernel, 1);
    int64_t coming = 0;

@@ -162,6 +162,31 @@ TEST(Ordinary, IndependentLaunchesRunEveryGroupOnce)
          }
 }
 
+// Independent launches keep no count of claims (the scheduler sums what
+// their shares have left): launches queued behind one another, units moving
+// on as the shares empty, still run each work-group once and complete.
+TEST(Ordinary, QueuedIndependentLaunchesRunEveryGroupOnce)
+{
+   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1, 0, nullptr};
+   const unsigned sizes[] = {1000, 1, 5, 64, 3, 2000};
+   for (unsigned units : {2u, 3u}) {
+      auto scheduler = make_scheduler(units, "default");
+      std::vector<std::unique_ptr<CountingKernel>> kernels;
+      std::vector<ck_launch *> launches;
+      for (unsigned groups : sizes) {
+         kernels.push_back(std::make_unique<CountingKernel>(groups));
+         launches.push_back(ck_scheduler_launch_hinted(scheduler.get(), run_kernel<CountingKernel>,
+                                                       kernels.back().get(), groups, &independent));
+      }
+      for (ck_launch *launch : launches)
+         wait_or_die(launch);
+      for (size_t k = 0; k < kernels.size(); ++k)
+         for (unsigned group = 0; group < sizes[k]; ++group)
+            ASSERT_EQ(kernels[k]->runs[group].load(), 1u)
+               << "launch " << k << ", group " << group << ", " << units << " units";
+   }
+}
+
 // Notes the work-group each unit ran first; no work-group returns before
 // every unit has started one (or 10 s have passed since the launch), so that no unit can
 // run out of its own share before the others start.
