@@ -39,13 +39,13 @@
 // unit u claims from the front of share u of the ids, the same share at
 // every launch so that its data stay in the unit's cache, and when its own
 // share is empty from the back of the largest one left; such a launch keeps
-// no count of claims that every unit would write (unclaimed_groups()). A unit claims the
-// next one itself while the launch is what dispatch() would give it anyway:
-// dispatch() sets the launch's `yield` when other waiting work comes first
-// or the unit cap is exceeded, and the unit then returns between two
-// work-groups, as every unit did after each one before. A short launch
-// whose caller waits for it (ck_launch_hints::caller_waits) takes no unit:
-// the caller claims and runs its work-groups the same way (help()).
+// no count of claims that every unit would write (unclaimed_groups()). A
+// unit claims the next one itself while the launch is what dispatch() would
+// give it anyway: dispatch() sets the launch's `yield` when other waiting
+// work comes first or the unit cap is exceeded, and the unit then returns
+// between two work-groups, as every unit did after each one before. A short
+// launch whose caller waits for it (ck_launch_hints::caller_waits) takes
+// no unit: the caller claims and runs its work-groups the same way (help()).
 //
 // Hints (ck_launch_hints). Every launch has a priority; waiting work is
 // served and gathers units by priority (next_waiting(), balance(),
