@@ -8,7 +8,7 @@
 // Units. Each unit is a thread with a task:
 //   None      idle, on idle_: polls `assigned` briefly, then sleeps on `wake`
 //   Ordinary  runs work-groups of an ordinary launch, one after the other:
-//             each next one claimed without the lock (claim_ordinary_group())
+//             each next one claimed without the lock (claim_ordinary_groups())
 //             until none is left or the launch's `yield` asks the unit back
 //   Group     runs one work-group of a cooperative launch (counted in its
 //             `running`)
@@ -39,11 +39,14 @@
 // unit u claims from the front of share u of the ids, the same share at
 // every launch so that its data stay in the unit's cache, and when its own
 // share is empty from the back of the largest one left; such a launch keeps
-// no count of claims that every unit would write (unclaimed_groups()). A
-// unit claims the next one itself while the launch is what dispatch() would
-// give it anyway: dispatch() sets the launch's `yield` when other waiting
-// work comes first or the unit cap is exceeded, and the unit then returns
-// between two work-groups, as every unit did after each one before. A short
+// no count of claims that every unit would write (unclaimed_groups()), and
+// a unit claims several ids of its own share's front with one
+// compare-and-swap: as many as run in about batch_budget (at most
+// max_batch, and an eighth of what the share has left). A unit claims the
+// next ids itself while the launch is what dispatch() would give it anyway:
+// dispatch() sets the launch's `yield` when other waiting work comes first
+// or the unit cap is exceeded, and the unit then returns once it has run
+// what it claimed. A short
 // launch whose caller waits for it (ck_launch_hints::caller_waits) takes
 // no unit: the caller claims and runs its work-groups the same way (help()).
 //
@@ -141,6 +144,11 @@ constexpr std::chrono::nanoseconds handoff_poll{CK_WAIT_POLL_NS};
 // the thread that waits for it (ck_launch_hints::caller_waits), if it can;
 // CK_SHORT_LAUNCH_US sets another.
 constexpr unsigned default_short_launch_us = 30;
+// A unit claims at most this many ids of an independent launch at once,
+// and only as many as its last claims suggest run in batch_budget: the
+// claims' compare-and-swaps cost less, and `yield` waits for no longer.
+constexpr unsigned max_batch = 16;
+constexpr std::chrono::microseconds batch_budget{10};
 // Kernels whose work-groups' time the scheduler keeps, at most: it forgets
 // them all when there are more (a key may outlive its kernel).
 constexpr size_t kernels_timed = 4096;
@@ -270,11 +278,17 @@ private:
    using Lock = std::unique_lock<std::mutex>;
 
    void unit_main(Unit &unit);
+   unsigned run_ordinary_groups(const Unit &unit, ck_launch &launch);
    void run_group(Lock &lock, Unit &unit, ck_launch &kernel, unsigned group);
    void serve_parked(Lock &lock, Unit &unit, ck_launch &kernel);
    std::optional<uint32_t> claim_published_group(ck_launch &kernel);
-   std::optional<unsigned> claim_ordinary_group(ck_launch &launch, unsigned unit);
-   static std::optional<unsigned> claim_from_share(ck_launch::Share &share, bool front);
+   struct GroupRange {
+      unsigned first, end;
+   };
+   std::optional<GroupRange> claim_ordinary_groups(ck_launch &launch, unsigned unit,
+                                                   unsigned most = 1);
+   static std::optional<GroupRange> claim_from_share(ck_launch::Share &share, bool front,
+                                                     unsigned most);
    unsigned unclaimed_groups(const ck_launch &launch) const;
    bool try_withdraw(ck_launch &kernel);
    void housekeeper_main();
@@ -643,10 +657,10 @@ void ck_scheduler::help(ck_launch &launch)
    }
    const Clock::time_point began = Clock::now();
    unsigned ran = 0;
-   std::optional<unsigned> group;
+   std::optional<GroupRange> group;
    while (!launch.yield.load(std::memory_order_relaxed) &&
-          (group = claim_ordinary_group(launch, CK_CALLER_UNIT))) {
-      launch.run(launch.data, *group, CK_CALLER_UNIT);
+          (group = claim_ordinary_groups(launch, CK_CALLER_UNIT))) {
+      launch.run(launch.data, group->first, CK_CALLER_UNIT);
       ++ran;
    }
    const Clock::duration busy = Clock::now() - began;
@@ -705,13 +719,7 @@ void ck_scheduler::unit_main(Unit &unit)
       case Unit::Task::Ordinary: {
          lock.unlock();
          const Clock::time_point began = Clock::now();
-         unsigned ran = 0;
-         std::optional<unsigned> group = unit.group;
-         do {
-            launch.run(launch.data, *group, unit.index);
-            ++ran;
-         } while (!launch.yield.load(std::memory_order_relaxed) &&
-                  (group = claim_ordinary_group(launch, unit.index)));
+         const unsigned ran = run_ordinary_groups(unit, launch);
          const Clock::duration busy = Clock::now() - began;
          lock.lock();
          launch.busy += busy;
@@ -741,6 +749,38 @@ void ck_scheduler::unit_main(Unit &unit)
          unit.free_since = Clock::now();
       idle_.push_back(&unit);
       dispatch();
+   }
+}
+
+// Runs work-groups of the unit's ordinary launch, without the lock: the one
+// dispatch() claimed for it, then those it claims itself until none is left
+// or `yield`, and returns how many it ran. What it claimed at once it runs
+// to the end; the next claim takes as many as the last ones' time says run
+// in batch_budget.
+unsigned ck_scheduler::run_ordinary_groups(const Unit &unit, ck_launch &launch)
+{
+   GroupRange batch{unit.group, unit.group + 1};
+   Clock::time_point batch_began = Clock::now();
+   unsigned ran = 0;
+   for (;;) {
+      for (unsigned group = batch.first; group < batch.end; ++group)
+         launch.run(launch.data, group, unit.index);
+      ran += batch.end - batch.first;
+      if (launch.yield.load(std::memory_order_relaxed))
+         return ran;
+      unsigned most = 1;
+      if (launch.shares) {
+         const Clock::time_point now = Clock::now();
+         const Clock::duration per_group = (now - batch_began) / (batch.end - batch.first);
+         batch_began = now;
+         most = per_group.count() > 0
+                   ? unsigned(std::clamp<int64_t>(batch_budget / per_group, 1, max_batch))
+                   : max_batch;
+      }
+      const std::optional<GroupRange> next = claim_ordinary_groups(launch, unit.index, most);
+      if (!next)
+         return ran;
+      batch = *next;
    }
 }
 
@@ -803,10 +843,12 @@ void ck_scheduler::serve_parked(Lock &lock, Unit &unit, ck_launch &kernel)
    run_group(lock, unit, kernel, *group);
 }
 
-// The next work-group of an ordinary launch for the unit, if one is left:
-// in id order, or for an independent launch from the unit's share, else
-// from the share with the most left (the caller, CK_CALLER_UNIT, has none).
-std::optional<unsigned> ck_scheduler::claim_ordinary_group(ck_launch &launch, unsigned unit)
+// Work-groups of an ordinary launch for the unit, if any is left: the next
+// one in id order, or for an independent launch up to `most` from the front
+// of the unit's share, else one from the back of the share with the most
+// left (the caller, CK_CALLER_UNIT, has no share).
+std::optional<ck_scheduler::GroupRange>
+ck_scheduler::claim_ordinary_groups(ck_launch &launch, unsigned unit, unsigned most)
 {
    if (!launch.shares) {
       unsigned group = launch.claimed_groups.load();
@@ -814,27 +856,27 @@ std::optional<unsigned> ck_scheduler::claim_ordinary_group(ck_launch &launch, un
          if (group >= launch.groups)
             return std::nullopt;
       } while (!launch.claimed_groups.compare_exchange_weak(group, group + 1));
-      return group;
+      return GroupRange{group, group + 1};
    }
-   std::optional<unsigned> group;
+   std::optional<GroupRange> claimed;
    if (unit != CK_CALLER_UNIT)
-      group = claim_from_share(launch.shares[unit], true);
-   while (!group) {
+      claimed = claim_from_share(launch.shares[unit], true, most);
+   while (!claimed) {
       ck_launch::Share *largest = nullptr;
-      uint64_t most = 0;
+      uint64_t most_left = 0;
       for (unsigned other = 0; other < units(); ++other) {
          const uint64_t range = launch.shares[other].range.load(std::memory_order_relaxed);
          const uint64_t left = (range >> 32) - uint32_t(range);
-         if (left > most) {
-            most = left;
+         if (left > most_left) {
+            most_left = left;
             largest = &launch.shares[other];
          }
       }
       if (!largest)
          return std::nullopt;
-      group = claim_from_share(*largest, false);
+      claimed = claim_from_share(*largest, false, 1);
    }
-   return group;
+   return claimed;
 }
 
 // The work-groups of an ordinary launch that no unit has claimed. Shares
@@ -855,18 +897,22 @@ unsigned ck_scheduler::unclaimed_groups(const ck_launch &launch) const
    return left;
 }
 
-// An id from the front or the back of a share, if it has one left.
-std::optional<unsigned> ck_scheduler::claim_from_share(ck_launch::Share &share, bool front)
+// Ids from the front or the back of a share, if it has any left: at most
+// `most`, and no more than an eighth of what is left, so that the share's
+// last ids are still there for the units that run out first.
+std::optional<ck_scheduler::GroupRange>
+ck_scheduler::claim_from_share(ck_launch::Share &share, bool front, unsigned most)
 {
    uint64_t range = share.range.load();
    for (;;) {
       const uint32_t first = uint32_t(range), end = uint32_t(range >> 32);
       if (first >= end)
          return std::nullopt;
+      const uint32_t take = std::clamp((end - first) / 8, 1u, most);
       const uint64_t rest =
-         front ? uint64_t(end) << 32 | (first + 1) : uint64_t(end - 1) << 32 | first;
+         front ? uint64_t(end) << 32 | (first + take) : uint64_t(end - take) << 32 | first;
       if (share.range.compare_exchange_weak(range, rest))
-         return front ? first : end - 1;
+         return front ? GroupRange{first, first + take} : GroupRange{end - take, end};
    }
 }
 
@@ -933,10 +979,9 @@ void ck_scheduler::dispatch()
       if (!next)
          break;
       if (!next->cooperative) {
-         const std::optional<unsigned> group =
-            claim_ordinary_group(*next, idle_.back()->index);
+         const std::optional<GroupRange> group = claim_ordinary_groups(*next, idle_.back()->index);
          if (group)
-            assign(Unit::Task::Ordinary, *next, *group);
+            assign(Unit::Task::Ordinary, *next, group->first);
          if (!group || unclaimed_groups(*next) == 0)
             ordinary_queue_.erase(std::find(ordinary_queue_.begin(), ordinary_queue_.end(), next));
       } else {

@@ -230,6 +230,49 @@ TEST(Ordinary, IndependentLaunchesStartEachUnitOnItsShare)
    }
 }
 
+// Notes when each work-group started; each one sleeps `each`.
+struct TimedGroups {
+   TimedGroups(unsigned groups, std::chrono::microseconds each) : each(each), started_ns(groups) {}
+   void run(unsigned group, unsigned)
+   {
+      started_ns[group].store(steady_now_ns());
+      std::this_thread::sleep_for(each);
+   }
+   unsigned started_between(uint64_t begin_ns, uint64_t end_ns) const
+   {
+      unsigned started = 0;
+      for (const auto &ns : started_ns)
+         started += ns.load() > begin_ns && ns.load() < end_ns;
+      return started;
+   }
+   const std::chrono::microseconds each;
+   std::vector<std::atomic<uint64_t>> started_ns;
+};
+
+// Units claim several work-groups of an independent launch at once only as
+// far as they run in a few microseconds: behind 1 ms work-groups, a
+// higher-priority launch waits for the ones running when it came (and at
+// most one more per unit, claimed as it came), not for a batch of them.
+TEST(Ordinary, HigherPriorityWorkWaitsNoBatchOfLongWorkGroups)
+{
+   const ck_launch_hints independent{nullptr, CK_PRIORITY_MEDIUM, CK_THROTTLE_NONE, 1, 0, nullptr},
+      high{nullptr, CK_PRIORITY_HIGH, CK_THROTTLE_NONE, 0, 0, nullptr};
+   const unsigned units = 2, groups = 400;
+   auto scheduler = make_scheduler(units, "default");
+   TimedGroups slow(groups, 1ms);
+   ck_launch *slow_launch = ck_scheduler_launch_hinted(scheduler.get(), run_kernel<TimedGroups>,
+                                                       &slow, groups, &independent);
+   require_eventually([&] { return slow.started_between(0, UINT64_MAX) >= 20; },
+                      "the slow launch runs");
+   CountingKernel urgent_work(1);
+   const uint64_t submitted_ns = steady_now_ns();
+   ck_launch *urgent = ck_scheduler_launch_hinted(scheduler.get(), run_kernel<CountingKernel>,
+                                                  &urgent_work, 1, &high);
+   const uint64_t urgent_start_ns = wait_or_die(urgent).start_ns;
+   wait_or_die(slow_launch);
+   EXPECT_LE(slow.started_between(submitted_ns, urgent_start_ns), units);
+}
+
 // Notes where each work-group ran (its unit and thread) and how often;
 // each one takes `each`, spinning.
 struct WhereGroupsRan {
