@@ -46,9 +46,9 @@
 // next ids itself while the launch is what dispatch() would give it anyway:
 // dispatch() sets the launch's `yield` when other waiting work comes first
 // or the unit cap is exceeded, and the unit then returns once it has run
-// what it claimed. A short
-// launch whose caller waits for it (ck_launch_hints::caller_waits) takes
-// no unit: the caller claims and runs its work-groups the same way (help()).
+// what it claimed. A short launch whose caller waits for it
+// (ck_launch_hints::caller_waits) takes no unit: the caller claims and runs
+// its work-groups the same way (help()).
 //
 // Hints (ck_launch_hints). Every launch has a priority; waiting work is
 // served and gathers units by priority (next_waiting(), balance(),
