@@ -16,7 +16,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -128,28 +127,6 @@ TEST(ProfilingStamps, QueuedKernelsOrderedAndWithinWallTime)
       << "the stamps span more than the host waited";
    EXPECT_LE(run_ns, cl_ulong(host_ns))
       << "the kernels ran " << run_ns / 1e6 << " ms in " << host_ns / 1e6 << " ms of host time";
-}
-
-unsigned process_threads()
-{
-   unsigned threads = 0;
-   for ([[maybe_unused]] const auto &task : std::filesystem::directory_iterator("/proc/self/task"))
-      ++threads;
-   return threads;
-}
-
-// A kernel's first launch starts no thread: what its stamps cover is the
-// kernel's run, not the driver starting its work-group scheduler (about
-// 0.5 ms of a first launch when the scheduler started with it).
-TEST(ProfilingStamps, FirstLaunchStartsNoThread)
-{
-   ProfilingQueue q(100);
-   const unsigned threads_before = process_threads();
-   const size_t items = q.items, local = 16;
-   check(clEnqueueNDRangeKernel(q.queue, q.spin, 1, nullptr, &items, &local, 0, nullptr, nullptr),
-         "clEnqueueNDRangeKernel");
-   check(clFinish(q.queue), "clFinish");
-   EXPECT_EQ(process_threads(), threads_before) << "threads started by the first launch";
 }
 
 // One long kernel, then clFinish: the kernel runs for most of the time the

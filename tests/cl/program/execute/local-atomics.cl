@@ -46,7 +46,7 @@ arg_in:  1 buffer uint[32] 3 10 6 2 9 5 1 8 4 0 7 3 10 6 2 9 \
 // The machine code (tests/cl/run-program-test.sh --asm). llvmpipe runs all
 // the work-items of a work-group on one thread, and nothing else reads or
 // writes its local memory: an atomic there is a load and a store (kept
-// where the program has them), not a locked instruction (0044). These
+// where the program has them), not a locked instruction (0043). These
 // kernels have no other atomic.
 //
 // CPU-CHECKS: sse2
