@@ -49,11 +49,12 @@ const Token tokens[] = {
 constexpr size_t recorded_times = 1024;
 
 const char *counting_source = R"CLC(
-enum { STOP, CONTROL, STARTED, JOINED, EXITED, SEEN };
+enum { STOP, CONTROL, STARTED, JOINED, EXITED, REQUESTED, SEEN };
 
 // Gives back a unit only while the host allows it: CONTROL holds the
 // host's phase number above bit 0, which allows offer_kill. Each work-group
-// acknowledges the CONTROL value it acts on in SEEN[its id], and counts
+// acknowledges the CONTROL value it acts on in SEEN[its id], writes it to
+// REQUESTED once query_kill_count() says the scheduler wants units, and counts
 // itself in STARTED (at the top), JOINED (after a fork) and EXITED (at the
 // end), so that kills = STARTED + JOINED - EXITED and forks = JOINED.
 kernel void gather_on_signal(volatile global uint *state)
@@ -74,6 +75,8 @@ kernel void gather_on_signal(volatile global uint *state)
       barrier(CLK_LOCAL_MEM_FENCE);
       if (c == 0xffffffffu)
          break;
+      if (query_kill_count() != 0 && get_local_id(0) == 0)
+         atomic_xchg(&state[REQUESTED], c);
       if (c & 1)
          offer_kill();
       origin = get_group_id(0);
@@ -131,7 +134,7 @@ kernel void extra_barrier(global uint *counter)
 }
 )CLC";
 
-enum { STOP, CONTROL, STARTED, JOINED, EXITED, SEEN };
+enum { STOP, CONTROL, STARTED, JOINED, EXITED, REQUESTED, SEEN };
 
 void write_uint(cl_command_queue queue, cl_mem buffer, size_t index, cl_uint value)
 {
@@ -264,7 +267,9 @@ void expect_not_available_after_stuck(cl_context context, cl_device_id device, c
 // completion order, one per gather. Four ordinary launches of one
 // work-group each take a unit from gather_on_signal, which runs on every
 // unit: the first and third gathers are met at once, the second and fourth
-// only once the host allows offer_kill, 500 ms after their launch. The
+// only once the host allows offer_kill, 500 ms after the kernel saw the
+// request (timed from there, not from the launch, which a loaded machine
+// may take hundreds of milliseconds to bring to the scheduler). The
 // gather times are then short, long, short, long: no sorting or reversal
 // of them keeps that order. Between launches the kernel forks back onto
 // every unit, which the host sees in the acknowledgements.
@@ -311,10 +316,12 @@ void expect_exact_counts_and_gather_order(cl_context context, cl_device_id devic
          const cl_uint control = (++phase << 1) | (slow ? 0u : 1u);
          write_uint(control_queue, state, CONTROL, control);
          wait_for_all(control); // back on every unit, and acting on control
-         const auto launched = std::chrono::steady_clock::now();
          if (slow)
             releaser = std::thread([&, control] {
-               std::this_thread::sleep_until(launched + delay);
+               while (cl_host::read_buffer<cl_uint>(release_queue, state, SEEN)[REQUESTED] !=
+                      control)
+                  std::this_thread::sleep_for(std::chrono::microseconds(200));
+               std::this_thread::sleep_for(delay);
                write_uint(release_queue, state, CONTROL, control | 1);
             });
          cl_host::check(clEnqueueNDRangeKernel(ordinary_queue, ordinary, 1, nullptr, &local,
@@ -360,7 +367,7 @@ void expect_exact_counts_and_gather_order(cl_context context, cl_device_id devic
    EXPECT_LT(std::max(gathers[0], gathers[2]), std::min(gathers[1], gathers[3]))
       << "GATHER_TIMES is in completion order: short, long, short, long";
    // A gather lasts until its units are given back (>= 250 ms when the
-   // kernel offers 500 ms after the launch).
+   // kernel offers 500 ms after it saw the request).
    EXPECT_GE(gathers[1], 250'000'000u) << "the second gather lasts until its units come back";
    EXPECT_GE(gathers[3], 250'000'000u) << "the fourth gather lasts until its units come back";
 }
