@@ -32,6 +32,23 @@ extern "C" {
  */
 int ck_lower_module(LLVMModuleRef module, char **log);
 
+/* How the driver starts a cooperative kernel's work-groups. */
+enum ck_group_start {
+   /* Its work-group scheduler starts each with its id in the launch
+    * (llvmpipe); what ck_lower_module() lowers for. */
+   CK_GROUPS_SCHEDULED = 0,
+   /* It dispatches all of them at once and the hardware places them (zink):
+    * each work-group first finds whether it is resident with the others
+    * (occupancy discovery: the launch's context comes from
+    * ck_context_init_discovery(), ck/runtime.h), leaves if not, and takes
+    * its id in the launch, in which get_group_id(0), get_global_id(0) and
+    * get_global_linear_id() then count. */
+   CK_GROUPS_DISPATCHED = 1,
+};
+
+/* ck_lower_module() for a driver that starts work-groups as `start` says. */
+int ck_lower_module_for(LLVMModuleRef module, enum ck_group_start start, char **log);
+
 void ck_free_log(char *log);
 
 /*

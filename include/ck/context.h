@@ -104,8 +104,34 @@ enum ck_context_word {
                                 reached a different one (CK_STUCK_BARRIER
                                 then names the latter) */
    CK_MISMATCH_LINE = 20,    /* the source line of that call, 0 if unknown */
-   CK_HEADER_WORDS = 21
+   CK_DISCOVERY_POLL = 21,   /* 0 where the driver's scheduler starts each
+                                work-group with its id (llvmpipe). Where
+                                the driver dispatches all N work-groups at
+                                once and the hardware places them (zink),
+                                the occupancy discovery poll (see below),
+                                and M is 0 until the poll closes */
+   CK_DISCOVERY_QUIET = 22,  /* with the poll: how many polls a work-group
+                                that joined waits for another join before
+                                it closes the poll, set by the driver: the
+                                work-groups that start beside it (a GPU's
+                                first wave, a CPU's other compute threads)
+                                have that long to join */
+   CK_HEADER_WORDS = 23
 };
+
+/* Occupancy discovery (OOPSLA'16 §3), in CK_DISCOVERY_POLL: the
+ * CK_POLL_DISCOVER bit, the CK_POLL_OPEN bit while the poll is open, and
+ * the number of work-groups that joined it. A work-group of the dispatch
+ * joins while the poll is open, with a CAS that counts it and makes the
+ * count it replaced its id; once the poll has not changed for
+ * CK_DISCOVERY_QUIET polls it closes it (a CAS that clears CK_POLL_OPEN,
+ * unless another did) and sets M to the final count with a CAS from 0. A work-group that finds the poll closed leaves before it
+ * touches anything else. Those that joined had all started before any
+ * closed it, so they are resident together, and their ids are [0, M).
+ * tests/model/discovery.pml checks this with spin. */
+#define CK_POLL_DISCOVER 0x80000000u
+#define CK_POLL_OPEN 0x40000000u
+#define CK_POLL_COUNT_MASK 0x3fffffffu
 
 /* CK_STUCK_BARRIER's value: the barrier call's 1-based index among the
  * kernel's global_barrier and resizing_global_barrier calls, in program

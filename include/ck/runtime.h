@@ -17,6 +17,13 @@ extern "C" {
  * requests, no fork offers. */
 void ck_context_init(uint32_t *context, uint32_t max_groups, uint32_t active_groups);
 
+/* The same for a driver that dispatches all max_groups work-groups at once:
+ * M is 0 and the occupancy discovery poll is open (CK_DISCOVERY_POLL), so
+ * that the work-groups resident together find each other and take the ids
+ * [0, M); the others leave. CK_DISCOVERY_QUIET is 0 (the first to join
+ * closes the poll at once) until the driver sets it. */
+void ck_context_init_discovery(uint32_t *context, uint32_t max_groups);
+
 /* The driver calls this each time a work-group of a cooperative kernel polls
  * the launch context for another work-group (the code the compiler
  * generates marks those loops with CK_SPIN_WAIT_FUNCTION). It yields the CPU

@@ -11,10 +11,19 @@
 #include <cstring>
 
 int ck_lower_module(LLVMModuleRef module, char **log) {
+  return ck_lower_module_for(module, CK_GROUPS_SCHEDULED, log);
+}
+
+int ck_lower_module_for(LLVMModuleRef module, enum ck_group_start start,
+                        char **log) {
   std::string Log;
   bool Changed = false;
   llvm::Module &M = *llvm::unwrap(module);
-  bool Ok = ck::lowerCooperativeKernels(M, Log, Changed);
+  bool Ok = ck::lowerCooperativeKernels(
+      M,
+      start == CK_GROUPS_DISPATCHED ? ck::GroupStart::Dispatched
+                                    : ck::GroupStart::Scheduled,
+      Log, Changed);
   std::string Error;
   if (Ok && Changed && !ck::linkKernelSide(M, Error)) {
     Log += "error: internal error of the cooperative-kernel compiler: " +

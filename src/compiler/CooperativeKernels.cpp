@@ -341,7 +341,8 @@ void eraseVariableDebugInfo(Module &M) {
 
 } // namespace
 
-bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
+bool lowerCooperativeKernels(Module &M, GroupStart Start, std::string &LogText,
+                             bool &Changed) {
   Changed = false;
   DiagnosticLog Log;
   if (none_of(M, [](const Function &F) { return getBuiltin(F).has_value(); })) {
@@ -383,7 +384,7 @@ bool lowerCooperativeKernels(Module &M, std::string &LogText, bool &Changed) {
     return false;
 
   for (CooperativeKernel &K : Kernels)
-    lowerKernel(*addContextParameter(*K.Kernel), K.Record);
+    lowerKernel(*addContextParameter(*K.Kernel), K.Record, Start);
   eraseDeadBuiltinUsers(M, Facts);
   return true;
 }

@@ -118,13 +118,28 @@ void warnReadsUndefinedAfterForks(llvm::Function &Kernel,
 /// its last parameter and returns it; \p Kernel is erased.
 llvm::Function *addContextParameter(llvm::Function &Kernel);
 
+/// How the driver starts a cooperative kernel's work-groups (ck_group_start
+/// of ck/compiler.h).
+enum class GroupStart {
+  /// Its scheduler starts each one with its id in the launch (llvmpipe).
+  Scheduled,
+  /// It dispatches all of them at once and the hardware places them: each
+  /// first finds whether it is resident with the others and takes its id
+  /// in the launch (occupancy discovery, ck/context.h), and the program's
+  /// work-group and global ids count in that id (zink).
+  Dispatched,
+};
+
 /// Lowers every builtin in \p Kernel, which already has the context
 /// parameter, all its callees inlined and passed the diagnostics.
-void lowerKernel(llvm::Function &Kernel, const TransmitRecord &Record);
+void lowerKernel(llvm::Function &Kernel, const TransmitRecord &Record,
+                 GroupStart Start);
 
-/// Lowers every cooperative kernel of \p M. Returns false and fills \p Log
-/// when the module breaks a rule; sets \p Changed when \p M was modified.
-bool lowerCooperativeKernels(llvm::Module &M, std::string &Log, bool &Changed);
+/// Lowers every cooperative kernel of \p M for a driver that starts their
+/// work-groups as \p Start says. Returns false and fills \p Log when the
+/// module breaks a rule; sets \p Changed when \p M was modified.
+bool lowerCooperativeKernels(llvm::Module &M, GroupStart Start,
+                             std::string &Log, bool &Changed);
 
 /// Links the kernel side of the protocol (src/protocol/kernel_side.c) into
 /// \p M and inlines every call that lowerKernel() left to it (KernelSide.cpp).

@@ -77,7 +77,8 @@ static BasicBlock::iterator afterArgumentSpills(BasicBlock &Entry) {
 
 class KernelLowering {
 public:
-  KernelLowering(Function &Kernel, const TransmitRecord &Record);
+  KernelLowering(Function &Kernel, const TransmitRecord &Record,
+                 GroupStart Start);
   void run();
 
 private:
@@ -109,7 +110,9 @@ private:
   void setBarrierSite(const CallBase &Call, bool Resizing);
   void lowerBuiltin(CallBase &Call, Builtin Kind);
   void lowerGridQueries();
+  void lowerIdQueries();
   void refreshKnownActive(BasicBlock::iterator Where);
+  void emitDiscovery();
   void emitResumeDispatch();
   SwitchInst *resumeGuard(Loop &L, AllocaInst &Pending);
   void repairSSA();
@@ -119,6 +122,7 @@ private:
   Module &M;
   LLVMContext &Ctx;
   const TransmitRecord &Record;
+  const GroupStart Start;
   Argument *Context;
   IntegerType *I32;
   IntegerType *I64;
@@ -129,6 +133,10 @@ private:
   /// M as this workgroup last read it, in kernels whose only builtins are
   /// barriers (see run()); null in the others.
   AllocaInst *KnownActive = nullptr;
+  /// With GroupStart::Dispatched, the work-group's id in the launch, which
+  /// emitDiscovery() sets at entry, and __ck_discover's result.
+  AllocaInst *LaunchId = nullptr;
+  AllocaInst *Ticket = nullptr;
   BasicBlock *Continuation = nullptr;
   BasicBlock *LeaveExit = nullptr;
   /// The barrier call being lowered, as CK_STUCK_BARRIER and CK_STUCK_LINE
@@ -139,9 +147,11 @@ private:
   SmallVector<std::pair<unsigned, BasicBlock *>, 4> ResumePoints;
 };
 
-KernelLowering::KernelLowering(Function &Kernel, const TransmitRecord &Record)
+KernelLowering::KernelLowering(Function &Kernel, const TransmitRecord &Record,
+                               GroupStart Start)
     : F(Kernel), M(*Kernel.getParent()), Ctx(Kernel.getContext()),
-      Record(Record), Context(Kernel.getArg(Kernel.arg_size() - 1)),
+      Record(Record), Start(Start),
+      Context(Kernel.getArg(Kernel.arg_size() - 1)),
       I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
 
 Value *KernelLowering::slotWord(IRBuilder<> &B, Value *Group,
@@ -179,6 +189,8 @@ Value *KernelLowering::callWorkItemQuery(IRBuilder<> &B, StringRef Name,
 }
 
 Value *KernelLowering::groupId(IRBuilder<> &B) {
+  if (LaunchId)
+    return B.CreateLoad(I32, LaunchId, "ck.group");
   return B.CreateTrunc(callWorkItemQuery(B, "_Z12get_group_idj", 0), I32,
                        "ck.group");
 }
@@ -602,6 +614,86 @@ void KernelLowering::lowerGridQueries() {
   }
 }
 
+/// With GroupStart::Dispatched, the program's get_group_id(0),
+/// get_global_id(0) and get_global_linear_id() count in the work-group's id
+/// in the launch, not the hardware's (a cooperative launch is 1-D); other
+/// dimensions are unchanged.
+void KernelLowering::lowerIdQueries() {
+  SmallVector<CallBase *, 8> Queries;
+  for (Instruction &I : instructions(F)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (Callee && (Callee->getName() == "_Z12get_group_idj" ||
+                   Callee->getName() == "_Z13get_global_idj" ||
+                   Callee->getName() == "_Z20get_global_linear_idv"))
+      Queries.push_back(cast<CallBase>(&I));
+  }
+  for (CallBase *Query : Queries) {
+    StringRef Name = Query->getCalledFunction()->getName();
+    Value *Dim = Query->arg_empty() ? nullptr : Query->getArgOperand(0);
+    if (auto *Constant = dyn_cast_or_null<ConstantInt>(Dim))
+      if (!Constant->isZero())
+        continue;
+    IRBuilder<> B(Query->getNextNode());
+    B.SetCurrentDebugLocation(Query->getDebugLoc());
+    Value *Id = B.CreateZExt(B.CreateLoad(I32, LaunchId), I64, "ck.launch.id");
+    if (Name != "_Z12get_group_idj") {
+      Id = B.CreateAdd(
+          B.CreateMul(Id, callWorkItemQuery(B, "_Z14get_local_sizej", 0)),
+          callWorkItemQuery(B, "_Z12get_local_idj", 0));
+      if (Name == "_Z13get_global_idj")
+        Id = B.CreateAdd(Id,
+                         callWorkItemQuery(B, "_Z17get_global_offsetj", 0));
+    }
+    Value *Result =
+        !Dim || isa<ConstantInt>(Dim)
+            ? Id
+            : B.CreateSelect(B.CreateICmpEQ(Dim, B.getInt32(0)), Id, Query);
+    Query->replaceUsesWithIf(Result,
+                             [&](Use &U) { return U.getUser() != Result; });
+    if (Query->use_empty())
+      Query->eraseFromParent();
+  }
+}
+
+/// With GroupStart::Dispatched, the top of the kernel, before anything else
+/// (the resume dispatch included): local thread 0 calls __ck_discover with
+/// the hardware's work-group id and broadcasts its answer; the work-group
+/// leaves if it came after the poll closed, and otherwise goes on with its
+/// id in the launch. Every thread first reads CK_DISCOVERY_POLL: where it is
+/// 0 the id is the hardware's, and no barrier is spent.
+void KernelLowering::emitDiscovery() {
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock *Started =
+      Entry.splitBasicBlock(afterArgumentSpills(Entry), "ck.started");
+  Entry.getTerminator()->eraseFromParent();
+  Continuation = Started;
+  IRBuilder<> B(&Entry);
+  if (DISubprogram *Scope = F.getSubprogram())
+    B.SetCurrentDebugLocation(
+        DILocation::get(Ctx, Scope->getScopeLine(), 0, Scope));
+  Value *Hardware = B.CreateTrunc(
+      callWorkItemQuery(B, "_Z12get_group_idj", 0), I32, "ck.hardware.group");
+  B.CreateStore(Hardware, LaunchId);
+  Value *Poll = atomicLoad(
+      B, B.CreateGEP(I32, Context, B.getInt64(CK_DISCOVERY_POLL)));
+  BasicBlock *Discover = newBlock("discover");
+  B.CreateCondBr(B.CreateICmpEQ(Poll, B.getInt32(0), "ck.no.poll"), Started,
+                 Discover);
+  B.SetInsertPoint(Discover);
+  // One broadcast word: the ticket + 1, or 0 to leave.
+  Value *Answer = workgroupUniform(B, [&](IRBuilder<> &B) {
+    Value *Joined = callProtocol(B, "__ck_discover", I32,
+                                 {Context, Hardware, Ticket}, "ck.joined");
+    return B.CreateSelect(
+        B.CreateICmpNE(Joined, B.getInt32(0)),
+        B.CreateAdd(B.CreateLoad(I32, Ticket), B.getInt32(1)), B.getInt32(0));
+  });
+  emitExitIf(B, B.CreateICmpEQ(Answer, B.getInt32(0), "ck.not.resident"));
+  B.CreateStore(B.CreateSub(Answer, B.getInt32(1)), LaunchId);
+  B.CreateBr(Started);
+}
+
 /// Makes every edge into loop \p L go through a new header, the guard,
 /// which continues to the old header unless \p Pending holds the resume id
 /// of a fork point in the loop. Returns the guard's switch, to which the
@@ -745,6 +837,11 @@ void KernelLowering::run() {
     if (auto *Return = dyn_cast<ReturnInst>(Block.getTerminator()))
       Returns.push_back(Return);
 
+  if (Start == GroupStart::Dispatched) {
+    IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
+    LaunchId = B.CreateAlloca(I32, nullptr, "ck.launch.group");
+    Ticket = B.CreateAlloca(I32, nullptr, "ck.ticket");
+  }
   SmallVector<std::pair<CallBase *, Builtin>, 8> Calls;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallBase>(&I))
@@ -780,11 +877,15 @@ void KernelLowering::run() {
   for (ReturnInst *Return : Returns)
     recordReturn(*Return);
   lowerGridQueries();
+  if (LaunchId)
+    lowerIdQueries();
   eraseTransmitAnnotations();
   if (!ResumePoints.empty()) {
     emitResumeDispatch();
     repairSSA();
   }
+  if (LaunchId)
+    emitDiscovery();
 }
 
 } // namespace
@@ -820,8 +921,9 @@ Function *addContextParameter(Function &Kernel) {
   return NewKernel;
 }
 
-void lowerKernel(Function &Kernel, const TransmitRecord &Record) {
-  KernelLowering(Kernel, Record).run();
+void lowerKernel(Function &Kernel, const TransmitRecord &Record,
+                 GroupStart Start) {
+  KernelLowering(Kernel, Record, Start).run();
 }
 
 } // namespace ck

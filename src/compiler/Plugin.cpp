@@ -1,10 +1,13 @@
 //===- Plugin.cpp - The compiler passes as an opt plugin ------------------===//
 //
 //   opt -load-pass-plugin libCKPass.so -passes=ck-lower in.ll
+//   opt -load-pass-plugin libCKPass.so -passes='ck-lower<dispatched>' in.ll
 //   opt -load-pass-plugin libCKPass.so -passes=ck-lower,ck-link-kernel-side
 //
 // ck-lower leaves calls to the kernel side of the protocol; ck-link-kernel-side
 // links and inlines it. Mesa's clc runs both for rusticl (ck_lower_module).
+// ck-lower<dispatched> lowers for a driver that dispatches every work-group
+// at once (ck::GroupStart::Dispatched).
 //
 //   opt -load-pass-plugin libCKPass.so -passes=ck-outline-suspend-free in.ll
 //   opt -load-pass-plugin libCKPass.so -passes='ck-outline-suspend-free<P>'
@@ -32,10 +35,11 @@ namespace {
 
 struct CooperativeKernelLoweringPass
     : PassInfoMixin<CooperativeKernelLoweringPass> {
+  ck::GroupStart Start = ck::GroupStart::Scheduled;
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Log;
     bool Changed = false;
-    const bool Lowered = ck::lowerCooperativeKernels(M, Log, Changed);
+    const bool Lowered = ck::lowerCooperativeKernels(M, Start, Log, Changed);
     errs() << Log;
     // A user error, not a crash: fail like a compiler.
     if (!Lowered)
@@ -100,6 +104,11 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                    ArrayRef<PassBuilder::PipelineElement>) {
                   if (Name == "ck-lower") {
                     MPM.addPass(CooperativeKernelLoweringPass());
+                    return true;
+                  }
+                  if (Name == "ck-lower<dispatched>") {
+                    MPM.addPass(CooperativeKernelLoweringPass{
+                        {}, ck::GroupStart::Dispatched});
                     return true;
                   }
                   if (Name == "ck-link-kernel-side") {

@@ -192,6 +192,55 @@ kill_slow_path(CK_GLOBAL ck_word *ctx, ck_word group, int from_offer_kill)
    return 1;
 }
 
+/* One atomic load where the driver's scheduler starts the work-groups. Each
+ * loop has one exit; the CAS loops run again only when another work-group's
+ * CAS won, which changes the poll (joins and one close, at most N + 1
+ * times), and the quiet loop at most CK_DISCOVERY_QUIET times after each
+ * join. */
+ck_word
+__ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, CK_PRIVATE ck_word *id)
+{
+   ck_word poll = load(ctx, CK_DISCOVERY_POLL);
+   if (poll == 0) {
+      *id = group;
+      return 1;
+   }
+   ck_word joined = 0;
+   while ((poll & CK_POLL_OPEN) && !joined) {
+      joined = compare_exchange(ctx, CK_DISCOVERY_POLL, poll, poll + 1);
+      if (joined)
+         *id = poll & CK_POLL_COUNT_MASK;
+      else
+         poll = load(ctx, CK_DISCOVERY_POLL);
+   }
+   if (!joined)
+      return 0;
+   /* Resident with every work-group that joined before it. Before it closes
+    * the poll, the work-groups starting beside it (a GPU's first wave, the
+    * other compute threads of a CPU) get time to join: it waits until the
+    * poll has not changed for the CK_DISCOVERY_QUIET polls that the driver
+    * chose. A delay only: whenever the poll closes, those that joined were
+    * resident together. */
+   const ck_word quiet_polls = load(ctx, CK_DISCOVERY_QUIET);
+   poll = load(ctx, CK_DISCOVERY_POLL);
+   ck_word quiet = 0;
+   while ((poll & CK_POLL_OPEN) && quiet < quiet_polls) {
+      const ck_word now = load(ctx, CK_DISCOVERY_POLL);
+      quiet = now == poll ? quiet + 1 : 0;
+      poll = now;
+   }
+   while (poll & CK_POLL_OPEN) {
+      if (compare_exchange(ctx, CK_DISCOVERY_POLL, poll, poll & ~CK_POLL_OPEN))
+         poll &= ~CK_POLL_OPEN;
+      else
+         poll = load(ctx, CK_DISCOVERY_POLL);
+   }
+   /* The count is final; whoever comes first sets M (a CAS from 0, as M
+    * only drops once set: a kill's decrement stays). */
+   compare_exchange(ctx, CK_ACTIVE_GROUPS, 0, poll & CK_POLL_COUNT_MASK);
+   return 1;
+}
+
 /* One atomic load when no kill is requested. */
 ck_word
 __ck_offer_kill(CK_GLOBAL ck_word *ctx, ck_word group)

@@ -46,6 +46,14 @@ config.substitutions.append(
 config.substitutions.append(
     ('%ck-compile', '%s -load-pass-plugin %s -passes=ck-lower,ck-link-kernel-side'
      % (os.path.join(llvm_bin, 'opt'), plugin)))
+# The same for a driver that dispatches every work-group at once (zink).
+config.substitutions.append(
+    ('%ck-dispatch-lower', "%s -load-pass-plugin %s -passes='ck-lower<dispatched>'"
+     % (os.path.join(llvm_bin, 'opt'), plugin)))
+config.substitutions.append(
+    ('%ck-dispatch-compile',
+     "%s -load-pass-plugin %s -passes='ck-lower<dispatched>,ck-link-kernel-side'"
+     % (os.path.join(llvm_bin, 'opt'), plugin)))
 config.substitutions.append(('%llvm-spirv', param('llvm_spirv')))
 
 # Splitting coroutines as llvmpipe does, with the new pass manager (LLVM 15
@@ -67,3 +75,7 @@ if not any(name == 'CK_HEADER_WORDS' for name, _ in words):
     lit_config.fatal('no context words (CK_HEADER_WORDS) in ' + param('context_header'))
 config.substitutions.append(
     ('%ck_words', ' '.join(f'-D{name}={value}' for name, value in words)))
+# The slots' first word, for FileCheck's numeric expressions:
+# [[#HEADER+2]] is the first word of work-group 0's transmit record.
+config.substitutions.append(
+    ('%ck_header', '-D#HEADER=' + dict(words)['CK_HEADER_WORDS']))

@@ -1,15 +1,16 @@
 ; Resume dispatch: one case per fork point (request_fork in a loop, in a
 ; helper, and a resizing barrier), numbered per kernel: each fork point's
 ; __ck_fork_publish passes its resume id, after the forker stored the
-; transmit record (word 23: i) atomically into the first new workgroup's
-; slot, and the dispatch at entry reads the id from the workgroup's slot
-; (context word 21 + 64 * group: slots follow the CK_HEADER_WORDS = 21
-; header words) and the record after it with atomic loads.
+; transmit record (word HEADER + 2: i) atomically into the first new
+; workgroup's slot, and the dispatch at entry reads the id from the
+; workgroup's slot (context word HEADER + 64 * group: slots follow the
+; HEADER = CK_HEADER_WORDS header words) and the record after it with
+; atomic loads.
 ; The arguments' spills stay before the dispatch; a fork point in a loop is
 ; reached through a guard that heads the loop, so the control flow stays
 ; reducible (every cycle has one entry).
-; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-lower -S %s | sed 's/ optnone//' | opt -passes='print<cycles>' -disable-output 2>&1 | FileCheck %s --check-prefix=CYCLES
+; RUN: %ck-lower -S %s | FileCheck %s %ck_header
+; RUN: %ck-lower -S %s | sed 's/ optnone//' | opt -passes='print<cycles>' -disable-output 2>&1 | FileCheck %s %ck_header --check-prefix=CYCLES
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -171,7 +172,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: %[[G32:.*]] = trunc i64 %[[GROUP]] to i32
 ; CHECK: %[[G64:.*]] = zext i32 %[[G32]] to i64
 ; CHECK: %[[FIRST:.*]] = mul i64 %[[G64]], 64
-; CHECK: %[[WORD:.*]] = add i64 %[[FIRST]], 21
+; CHECK: %[[WORD:.*]] = add i64 %[[FIRST]], [[#HEADER]]
 ; CHECK: %[[SLOT:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[WORD]]
 ; CHECK: %[[RESUME:.*]] = load atomic i32, i32 addrspace(1)* %[[SLOT]] seq_cst, align 4
 ; CHECK-NEXT: store i32 %[[RESUME]], i32* %ck.resume.pending
@@ -183,7 +184,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: ck.resume.1:
 ; CHECK-NEXT: %[[R64:.*]] = zext i32 %[[G32]] to i64
 ; CHECK-NEXT: %[[RFIRST:.*]] = mul i64 %[[R64]], 64
-; CHECK-NEXT: %[[RWORD:.*]] = add i64 %[[RFIRST]], 23
+; CHECK-NEXT: %[[RWORD:.*]] = add i64 %[[RFIRST]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[RSLOT:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[RWORD]]
 ; CHECK-NEXT: %[[RI:.*]] = load atomic i32, i32 addrspace(1)* %[[RSLOT]] seq_cst, align 4
 ; CHECK-NEXT: store i32 %[[RI]], i32* %i
@@ -212,13 +213,13 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK: ck.uniform:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK-NEXT: br label %for.body.ck.after
-; i goes atomically to word 23 of the first new workgroup's slot, then
+; i goes atomically to word HEADER + 2 of the first new workgroup's slot, then
 ; publish with resume id 1 and 1 word.
 ; CHECK: ck.fork.publish:
 ; CHECK-NEXT: %[[I1:.*]] = load i32, i32* %i
 ; CHECK-NEXT: %[[X1:.*]] = zext i32 %[[F1]] to i64
 ; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
-; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 23
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
 ; CHECK-NEXT: store atomic i32 %[[I1]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
 ; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F1]], i32 %[[K1]], i32 1, i32 1)
@@ -235,7 +236,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[I2:.*]] = load i32, i32* %i
 ; CHECK-NEXT: %[[X2:.*]] = zext i32 %[[F2]] to i64
 ; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
-; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 23
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
 ; CHECK-NEXT: store atomic i32 %[[I2]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
 ; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F2]], i32 %[[K2]], i32 2, i32 1)
@@ -251,7 +252,7 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[I3:.*]] = load i32, i32* %i
 ; CHECK-NEXT: %[[X3:.*]] = zext i32 %[[F3]] to i64
 ; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
-; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 23
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
 ; CHECK-NEXT: store atomic i32 %[[I3]], i32 addrspace(1)* %[[P3]] seq_cst, align 4
 ; CHECK-NEXT: call spir_func void @__ck_fork_publish(i32 addrspace(1)* %__ck_context, i32 %[[F3]], i32 %[[K3]], i32 3, i32 1)

@@ -5,9 +5,9 @@
 ; Every scalar is reached by a typed getelementptr and moved with its own
 ; type; one that straddles two words is assembled from both. The forker
 ; packs the 9 words and stores each atomically into the slot of the first
-; new workgroup (context words 64 first + 23..31), then calls
+; new workgroup (context words 64 first + HEADER + 2..10), then calls
 ; __ck_fork_publish with 9 words.
-; RUN: %ck-lower -S %s | FileCheck %s
+; RUN: %ck-lower -S %s | FileCheck %s %ck_header
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -126,15 +126,15 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK: %[[W0:.*]] = load atomic i32
 ; CHECK-NEXT: zext
 ; CHECK-NEXT: mul
-; CHECK-NEXT: add i64 %{{.*}}, 24
+; CHECK-NEXT: add i64 %{{.*}}, [[#HEADER+3]]
 ; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: %[[W1:.*]] = load atomic i32
 ; CHECK-NEXT: zext
 ; CHECK-NEXT: mul
-; CHECK-NEXT: add i64 %{{.*}}, 25
+; CHECK-NEXT: add i64 %{{.*}}, [[#HEADER+4]]
 ; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: %[[W2:.*]] = load atomic i32
-; CHECK: add i64 %{{.*}}, 31
+; CHECK: add i64 %{{.*}}, [[#HEADER+10]]
 ; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: %[[W8:.*]] = load atomic i32
 ; CHECK-NOT: load atomic
@@ -181,52 +181,52 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[SEHI:.*]] = shl i32 %[[SE]], 8
 ; CHECK-NEXT: %[[SW1:.*]] = or i32 %[[SDLO]], %[[SEHI]]
 ; CHECK-NEXT: %[[SW2:.*]] = lshr i32 %[[SE]], 24
-; Each word goes atomically to word 23+w of the first new workgroup's slot.
+; Each word goes atomically to word HEADER + 2 + w of the first new workgroup's slot.
 ; CHECK: %[[X0:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y0:.*]] = mul i64 %[[X0]], 64
-; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], 23
+; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z0]]
 ; CHECK-NEXT: store atomic i32 %[[SW0]], i32 addrspace(1)* %[[P0]] seq_cst, align 4
 ; CHECK-NEXT: %[[X1:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
-; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 24
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], [[#HEADER+3]]
 ; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
 ; CHECK-NEXT: store atomic i32 %[[SW1]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
 ; CHECK-NEXT: %[[X2:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
-; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 25
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], [[#HEADER+4]]
 ; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
 ; CHECK-NEXT: store atomic i32 %[[SW2]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
 ; Word 3 is padding: 0.
 ; CHECK-NEXT: %[[X3:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
-; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 26
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], [[#HEADER+5]]
 ; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
 ; CHECK-NEXT: store atomic i32 0, i32 addrspace(1)* %[[P3]] seq_cst, align 4
 ; Words 4-7: n (in.tag|in.code, bytes, v.x, v.y); word 8: u.
 ; CHECK-NEXT: %[[X4:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y4:.*]] = mul i64 %[[X4]], 64
-; CHECK-NEXT: %[[Z4:.*]] = add i64 %[[Y4]], 27
+; CHECK-NEXT: %[[Z4:.*]] = add i64 %[[Y4]], [[#HEADER+6]]
 ; CHECK-NEXT: %[[P4:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z4]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[P4]] seq_cst, align 4
 ; CHECK-NEXT: %[[X5:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y5:.*]] = mul i64 %[[X5]], 64
-; CHECK-NEXT: %[[Z5:.*]] = add i64 %[[Y5]], 28
+; CHECK-NEXT: %[[Z5:.*]] = add i64 %[[Y5]], [[#HEADER+7]]
 ; CHECK-NEXT: %[[P5:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z5]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[P5]] seq_cst, align 4
 ; CHECK-NEXT: %[[X6:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y6:.*]] = mul i64 %[[X6]], 64
-; CHECK-NEXT: %[[Z6:.*]] = add i64 %[[Y6]], 29
+; CHECK-NEXT: %[[Z6:.*]] = add i64 %[[Y6]], [[#HEADER+8]]
 ; CHECK-NEXT: %[[P6:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z6]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[P6]] seq_cst, align 4
 ; CHECK-NEXT: %[[X7:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y7:.*]] = mul i64 %[[X7]], 64
-; CHECK-NEXT: %[[Z7:.*]] = add i64 %[[Y7]], 30
+; CHECK-NEXT: %[[Z7:.*]] = add i64 %[[Y7]], [[#HEADER+9]]
 ; CHECK-NEXT: %[[P7:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z7]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[P7]] seq_cst, align 4
 ; CHECK-NEXT: %[[X8:.*]] = zext i32 %ck.first.new to i64
 ; CHECK-NEXT: %[[Y8:.*]] = mul i64 %[[X8]], 64
-; CHECK-NEXT: %[[Z8:.*]] = add i64 %[[Y8]], 31
+; CHECK-NEXT: %[[Z8:.*]] = add i64 %[[Y8]], [[#HEADER+10]]
 ; CHECK-NEXT: %[[P8:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z8]]
 ; CHECK-NEXT: store atomic i32 %{{.*}}, i32 addrspace(1)* %[[P8]] seq_cst, align 4
 ; Then publish: resume id 1, 9 words.

@@ -6,10 +6,10 @@
 ; one whose operand is a struct variable). Record: p@0 (pair, 8 bytes),
 ; t@8 (triple, 3 bytes), s@12 (tagged, 4 bytes, align 2); 4 words, each
 ; field shifted to its byte offset in its word: the forker packs them and
-; stores each word atomically into slot words 23..26 of the first new
+; stores each word atomically into slot words HEADER + 2..5 of the first new
 ; workgroup, then calls __ck_fork_publish with 4 words; a resuming workgroup
-; reads them from its slot words 23..26.
-; RUN: %ck-lower -S %s | FileCheck %s
+; reads them from its slot words HEADER + 2..5.
+; RUN: %ck-lower -S %s | FileCheck %s %ck_header
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -137,16 +137,16 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NOT: bitcast %struct
 ; Restore: the slot's four words, then each field from its word.
 ; CHECK: ck.resume.1:
-; CHECK: add i64 %{{.*}}, 23
+; CHECK: add i64 %{{.*}}, [[#HEADER+2]]
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
 ; CHECK-NEXT: %[[W0:.*]] = load atomic i32
-; CHECK: add i64 %{{.*}}, 24
+; CHECK: add i64 %{{.*}}, [[#HEADER+3]]
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
 ; CHECK-NEXT: %[[W1:.*]] = load atomic i32
-; CHECK: add i64 %{{.*}}, 25
+; CHECK: add i64 %{{.*}}, [[#HEADER+4]]
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
 ; CHECK-NEXT: %[[W2:.*]] = load atomic i32
-; CHECK: add i64 %{{.*}}, 26
+; CHECK: add i64 %{{.*}}, [[#HEADER+5]]
 ; CHECK-NEXT: getelementptr i32, i32 addrspace(1)* %__ck_context
 ; CHECK-NEXT: %[[W3:.*]] = load atomic i32
 ; CHECK-NEXT: %[[P0:.*]] = getelementptr inbounds %struct.pair, %struct.pair* %p, i32 0, i32 0
@@ -201,25 +201,25 @@ attributes #6 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[CODEW:.*]] = zext i16 %[[CODEV]] to i32
 ; CHECK-NEXT: %[[CODES:.*]] = shl i32 %[[CODEW]], 16
 ; CHECK-NEXT: %[[FV3:.*]] = or i32 %[[TAGW]], %[[CODES]]
-; Each word atomically into word 23+w of the first new workgroup's slot.
+; Each word atomically into word HEADER + 2 + w of the first new workgroup's slot.
 ; CHECK-NEXT: %[[X0:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y0:.*]] = mul i64 %[[X0]], 64
-; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], 23
+; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z0]]
 ; CHECK-NEXT: store atomic i32 %[[FV0]], i32 addrspace(1)* %[[P0]] seq_cst, align 4
 ; CHECK-NEXT: %[[X1:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
-; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 24
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], [[#HEADER+3]]
 ; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
 ; CHECK-NEXT: store atomic i32 %[[FV1]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
 ; CHECK-NEXT: %[[X2:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
-; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 25
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], [[#HEADER+4]]
 ; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
 ; CHECK-NEXT: store atomic i32 %[[FV2]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
 ; CHECK-NEXT: %[[X3:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
-; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 26
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], [[#HEADER+5]]
 ; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
 ; CHECK-NEXT: store atomic i32 %[[FV3]], i32 addrspace(1)* %[[P3]] seq_cst, align 4
 ; Publish: the four words, with resume id 1.

@@ -1,5 +1,5 @@
 ; Transmit record: a@0 (int), c@4 (char), l@8 (long), p@16 (global int *);
-; 24 bytes = 6 words at slot bytes 8.. (context words 21 + 64 g + 2 ..).
+; 24 bytes = 6 words at slot bytes 8.. (context words HEADER + 64 g + 2 ..).
 ; The forker's thread 0 packs the variables into i32 words only if
 ; __ck_fork_reserve reserved workgroups, stores each word with an atomic
 ; store straight into the slot of the first new workgroup (no private
@@ -9,8 +9,8 @@
 ; its own type (so it stays promotable to a register) and shifted into or
 ; out of the record's i32 words; the record is only ever accessed as words;
 ; never llvm.memcpy.
-; RUN: %ck-lower -S %s | FileCheck %s
-; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=NOMEMCPY
+; RUN: %ck-lower -S %s | FileCheck %s %ck_header
+; RUN: %ck-lower -S %s | FileCheck %s %ck_header --check-prefix=NOMEMCPY
 ; RUN: %ck-compile %s -o %t.bc
 ; RUN: %llvm-spirv %t.bc -o %t.spv
 ; RUN: spirv-val %t.spv
@@ -110,14 +110,14 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; Restore on resume: six atomic loads from the slot, then each variable
 ; from its words.
 ; CHECK: ck.resume.1:
-; CHECK: add i64 %{{.*}}, 23
+; CHECK: add i64 %{{.*}}, [[#HEADER+2]]
 ; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: %[[W0:.*]] = load atomic i32
 ; CHECK: %[[W1:.*]] = load atomic i32
 ; CHECK: %[[W2:.*]] = load atomic i32
 ; CHECK: %[[W3:.*]] = load atomic i32
 ; CHECK: %[[W4:.*]] = load atomic i32
-; CHECK: add i64 %{{.*}}, 28
+; CHECK: add i64 %{{.*}}, [[#HEADER+7]]
 ; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: %[[W5:.*]] = load atomic i32
 ; CHECK-NEXT: store i32 %[[W0]], i32* %a, align 4
@@ -155,36 +155,36 @@ attributes #5 = { convergent nounwind readnone willreturn }
 ; CHECK-NEXT: %[[SVP0:.*]] = trunc i64 %[[SVPI]] to i32
 ; CHECK-NEXT: %[[SVPH:.*]] = lshr i64 %[[SVPI]], 32
 ; CHECK-NEXT: %[[SVP1:.*]] = trunc i64 %[[SVPH]] to i32
-; ... each word, atomically, into word 23+w of the first new workgroup's slot
-; (context words 21 + 64 first + 2 + w) ...
+; ... each word, atomically, into word HEADER + 2 + w of the first new workgroup's
+; slot (context words HEADER + 64 first + 2 + w) ...
 ; CHECK-NEXT: %[[X0:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y0:.*]] = mul i64 %[[X0]], 64
-; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], 23
+; CHECK-NEXT: %[[Z0:.*]] = add i64 %[[Y0]], [[#HEADER+2]]
 ; CHECK-NEXT: %[[P0:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z0]]
 ; CHECK-NEXT: store atomic i32 %[[SVA]], i32 addrspace(1)* %[[P0]] seq_cst, align 4
 ; CHECK-NEXT: %[[X1:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y1:.*]] = mul i64 %[[X1]], 64
-; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], 24
+; CHECK-NEXT: %[[Z1:.*]] = add i64 %[[Y1]], [[#HEADER+3]]
 ; CHECK-NEXT: %[[P1:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z1]]
 ; CHECK-NEXT: store atomic i32 %[[SVCW]], i32 addrspace(1)* %[[P1]] seq_cst, align 4
 ; CHECK-NEXT: %[[X2:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y2:.*]] = mul i64 %[[X2]], 64
-; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], 25
+; CHECK-NEXT: %[[Z2:.*]] = add i64 %[[Y2]], [[#HEADER+4]]
 ; CHECK-NEXT: %[[P2:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z2]]
 ; CHECK-NEXT: store atomic i32 %[[SVL0]], i32 addrspace(1)* %[[P2]] seq_cst, align 4
 ; CHECK-NEXT: %[[X3:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y3:.*]] = mul i64 %[[X3]], 64
-; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], 26
+; CHECK-NEXT: %[[Z3:.*]] = add i64 %[[Y3]], [[#HEADER+5]]
 ; CHECK-NEXT: %[[P3:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z3]]
 ; CHECK-NEXT: store atomic i32 %[[SVL1]], i32 addrspace(1)* %[[P3]] seq_cst, align 4
 ; CHECK-NEXT: %[[X4:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y4:.*]] = mul i64 %[[X4]], 64
-; CHECK-NEXT: %[[Z4:.*]] = add i64 %[[Y4]], 27
+; CHECK-NEXT: %[[Z4:.*]] = add i64 %[[Y4]], [[#HEADER+6]]
 ; CHECK-NEXT: %[[P4:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z4]]
 ; CHECK-NEXT: store atomic i32 %[[SVP0]], i32 addrspace(1)* %[[P4]] seq_cst, align 4
 ; CHECK-NEXT: %[[X5:.*]] = zext i32 %[[FIRST]] to i64
 ; CHECK-NEXT: %[[Y5:.*]] = mul i64 %[[X5]], 64
-; CHECK-NEXT: %[[Z5:.*]] = add i64 %[[Y5]], 28
+; CHECK-NEXT: %[[Z5:.*]] = add i64 %[[Y5]], [[#HEADER+7]]
 ; CHECK-NEXT: %[[P5:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 %[[Z5]]
 ; CHECK-NEXT: store atomic i32 %[[SVP1]], i32 addrspace(1)* %[[P5]] seq_cst, align 4
 ; ... then publish with resume id 1 and 6 record words, which copies them

@@ -1,12 +1,14 @@
 #!/bin/bash
-# Model-checks the kernel-scheduler protocol (protocol.pml) with spin:
+# Model-checks the kernel-scheduler protocol (protocol.pml) and the
+# occupancy discovery of the zink backend (discovery.pml) with spin:
 #   check.sh             every kernel and policy, N <= 4 work-groups on 2-3
 #                        units, exhaustively: assertions and valid end states,
 #                        then non-progress cycles under weak fairness, except
 #                        the latter for the steal kernel on 3 units under
 #                        the default and random policies; the mixed kernels
 #                        (barrier identity) with N <= 3 on 2 units, and N = 3
-#                        on 3 units under the never policy (safety only)
+#                        on 3 units under the never policy (safety only);
+#                        discovery with N <= 4 work-groups on 2-3 slots
 #   check.sh --full      those as well (3.5 to 8.5 minutes and up to 7 GB
 #                        each; docs/protocol-model.md has the results), and
 #                        the mixed kernels on 3 units under every policy
@@ -20,21 +22,27 @@
 # covers: 10.1-mismatch-detected 10.1-size-constant 10.6-resize 15-m-cached 15-resize-master
 set -euo pipefail
 
-model=$(cd "$(dirname "$0")" && pwd)/protocol.pml
+models=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ck-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# run MODE DEFINES...: MODE is safety or liveness; prints the verdict and
+# run MODE [MODEL.pml] DEFINES...: MODE is safety or liveness, MODEL
+# protocol.pml unless named; prints the verdict and
 # returns 0 if spin searched the whole state space and found no error, 1 if
 # it found one and wrote its error trail, 2 if the search did not finish
 # (a model or verifier that does not compile, a search cut short, output
 # that says neither).
 run() {
-   local mode=$1 flags out
+   local mode=$1 model=$models/protocol.pml flags out
    shift
+   local label="$*"
+   if [[ "${1:-}" == *.pml ]]; then
+      model=$models/$1
+      shift
+   fi
    rm -f pan ./*.trail
    spin "$@" -a "$model" >spin.log 2>&1 ||
-      { cat spin.log >&2; printf '%-8s %s: spin cannot translate the model\n' "$mode" "$*"; return 2; }
+      { cat spin.log >&2; printf '%-8s %s: spin cannot translate the model\n' "$mode" "$label"; return 2; }
    if [ "$mode" = safety ]; then
       flags=(-DSAFETY)
    else
@@ -43,9 +51,9 @@ run() {
    # An optimised verifier and a large hash table pay only for the large
    # state spaces (the steal kernel on 3 units).
    local optimise=-O0 hash=-w20
-   [[ "$*" == *KERNEL_STEAL*UNITS=3* ]] && optimise=-O2 hash=-w26
+   [[ "$label" == *KERNEL_STEAL*UNITS=3* ]] && optimise=-O2 hash=-w26
    gcc $optimise -w -DCOLLAPSE -DMEMLIM="$memlim" "${flags[@]}" -o pan pan.c >gcc.log 2>&1 ||
-      { cat gcc.log >&2; printf '%-8s %s: the verifier does not compile\n' "$mode" "$*"; return 2; }
+      { cat gcc.log >&2; printf '%-8s %s: the verifier does not compile\n' "$mode" "$label"; return 2; }
    if [ "$mode" = safety ]; then
       out=$(./pan -m2000000 $hash 2>&1) || true
    else
@@ -56,7 +64,7 @@ run() {
    states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' <<<"$out")
    seconds=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\).*/\1/p' <<<"$out")
    trail=$(sed -n 's/^pan: wrote \(.*\.trail\)$/\1/p' <<<"$out")
-   printf '%-8s %-40s %s errors, %s states, %s s' "$mode" "$*" "${errors:-?}" \
+   printf '%-8s %-40s %s errors, %s states, %s s' "$mode" "$label" "${errors:-?}" \
       "${states:-?}" "${seconds:-?}"
    local unfinished
    unfinished=$(grep -m1 -E 'Search not completed|out of memory|max search depth too small' <<<"$out" || true)
@@ -96,6 +104,8 @@ safety -DKERNEL_MIXED -DPOLICY_NEVER -DN=2 -DUNITS=2 -DMUTATE_NO_IDENTITY
 safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_DEFAULT -DN=3 -DUNITS=2 -DMUTATE_NO_IDENTITY
 safety -DKERNEL_MIXED -DPOLICY_NEVER -DN=3 -DUNITS=3 -DMUTATE_CLEAR_BY_STORE
 safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_NEVER -DN=2 -DUNITS=2 -DMUTATE_NO_CLEAR
+safety discovery.pml -DN=3 -DSLOTS=2 -DMUTATE_NO_CLOSE
+safety discovery.pml -DN=3 -DSLOTS=2 -DMUTATE_CLOSE_FIRST
 EOF
 else
    full=0
@@ -132,6 +142,12 @@ else
             plan+=("check safety $defines" "check liveness $defines")
          done
       done
+   done
+   # Occupancy discovery: more work-groups than slots, and as many.
+   for size in "3 2" "4 2" "4 3" "3 3"; do
+      read -r n slots <<<"$size"
+      plan+=("check safety discovery.pml -DN=$n -DSLOTS=$slots"
+             "check liveness discovery.pml -DN=$n -DSLOTS=$slots")
    done
 fi
 
