@@ -8,6 +8,7 @@
 ; id (get_global_id: id * local size + local id + offset), and so does the
 ; work-group id that the protocol calls take; get_num_groups(0) is M as
 ; always. The scheduled lowering (llvmpipe) is unchanged: none of this.
+; covers: 15-dispatched-discovery
 ; RUN: %ck-dispatch-lower -S %s | FileCheck %s
 ; RUN: %ck-lower -S %s | FileCheck %s --check-prefix=SCHEDULED
 ; RUN: %ck-dispatch-compile %s -o %t.bc

@@ -7,6 +7,7 @@
 // the poll runs a global barrier of the M that joined: it completes only if
 // they were all resident at once, and a watchdog fails the test if it does
 // not.
+// covers: 15-dispatched-discovery
 
 #include "ck/context.h"
 #include "ck/runtime.h"
