@@ -480,6 +480,11 @@ def configs_from_args(a, logdir):
             env["LP_CL"] = "1"
             if a.pipe_dir:
                 env["GALLIUM_PIPE_SEARCH_DIR"] = a.pipe_dir
+        elif a.rusticl_driver == "zink":
+            # zink over the Vulkan driver that VK_DRIVER_FILES names
+            # (lavapipe: `tools/ck env --driver zink`), which dispatches a
+            # cooperative launch whole: the policies change nothing there
+            env.update(RUSTICL_ENABLE="swrast", GALLIUM_DRIVER="zink", LIBGL_ALWAYS_SOFTWARE="1")
         else:
             env["RUSTICL_ENABLE"] = "llvmpipe"
         for index, policy in enumerate(a.policies.split(",")):
@@ -1101,6 +1106,9 @@ def main():
     ap.add_argument("--platforms", default="pocl,rusticl",
                     help="of pocl, rusticl and clover (a Mesa before 25 on a driver with native IR)")
     ap.add_argument("--policies", default="never,default,random:1,random:2,cap:1")
+    ap.add_argument("--rusticl-driver", choices=("llvmpipe", "zink"), default="llvmpipe",
+                    help="rusticl's driver: zink runs over the Vulkan driver that VK_DRIVER_FILES "
+                    "names (give --policies never: nothing resizes a launch there)")
     ap.add_argument("--units", default="2,3",
                     help="llvmpipe compute units (LP_NUM_THREADS), a list that the policies take in turn")
     ap.add_argument("--pocl-units", type=int, default=2)
