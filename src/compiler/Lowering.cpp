@@ -582,6 +582,21 @@ static bool isGridQuery(const Instruction &I) {
                     Callee->getName() == "_Z15get_global_sizej");
 }
 
+/// Gives \p Query's users \p DimZero where it asks for dimension 0: in place
+/// of it if its dimension \p Dim is constant (0) or absent, otherwise
+/// through a select on \p Dim.
+static void replaceDimensionZero(IRBuilder<> &B, CallBase &Query, Value *Dim,
+                                 Value *DimZero) {
+  Value *Result =
+      !Dim || isa<ConstantInt>(Dim)
+          ? DimZero
+          : B.CreateSelect(B.CreateICmpEQ(Dim, B.getInt32(0)), DimZero, &Query);
+  Query.replaceUsesWithIf(Result,
+                          [&](Use &U) { return U.getUser() != Result; });
+  if (Query.use_empty())
+    Query.eraseFromParent();
+}
+
 /// get_num_groups(0) returns M and get_global_size(0) returns M times the
 /// local size; other dimensions are unchanged.
 void KernelLowering::lowerGridQueries() {
@@ -603,14 +618,7 @@ void KernelLowering::lowerGridQueries() {
     if (Query->getCalledFunction()->getName() == "_Z15get_global_sizej")
       Active = B.CreateMul(Active,
                            callWorkItemQuery(B, "_Z14get_local_sizej", 0));
-    Value *Result =
-        isa<ConstantInt>(Dim)
-            ? Active
-            : B.CreateSelect(B.CreateICmpEQ(Dim, B.getInt32(0)), Active, Query);
-    Query->replaceUsesWithIf(Result,
-                             [&](Use &U) { return U.getUser() != Result; });
-    if (Query->use_empty())
-      Query->eraseFromParent();
+    replaceDimensionZero(B, *Query, Dim, Active);
   }
 }
 
@@ -645,14 +653,7 @@ void KernelLowering::lowerIdQueries() {
         Id = B.CreateAdd(Id,
                          callWorkItemQuery(B, "_Z17get_global_offsetj", 0));
     }
-    Value *Result =
-        !Dim || isa<ConstantInt>(Dim)
-            ? Id
-            : B.CreateSelect(B.CreateICmpEQ(Dim, B.getInt32(0)), Id, Query);
-    Query->replaceUsesWithIf(Result,
-                             [&](Use &U) { return U.getUser() != Result; });
-    if (Query->use_empty())
-      Query->eraseFromParent();
+    replaceDimensionZero(B, *Query, Dim, Id);
   }
 }
 
