@@ -345,16 +345,26 @@ class ConfigTest(unittest.TestCase):
         # cap:K leaves K units to every kernel: an ordinary launch of more
         # work-groups than that is not promised to finish its waits (the
         # first long run with ordinary variants hung at cap:1 with N = 2)
-        a = argparse.Namespace(units="2,3", platforms="rusticl", pocl_icd=None, out="/tmp",
-                               rusticl_icd="/nonexistent", clover_icd=None, pipe_dir=None,
-                               policies="never,default,cap:1", reuse_binary="",
-                               rusticl_options="-cl-std=CL3.0")
+        a = self.args(policies="never,default,cap:1", rusticl_driver="llvmpipe")
         configs = fuzz.configs_from_args(a, "/tmp")
         units = {c.name: c.units for c in configs}
         self.assertEqual(units, {"rusticl/never/2u": 2, "rusticl/default/3u": 3,
                                  "rusticl/cap:1/2u": 1})
         # rusticl compiles OpenCL C 3.0: the relaxed atomic waits
         self.assertEqual({c.options for c in configs}, {"-cl-std=CL3.0"})
+        self.assertEqual({c.env["RUSTICL_ENABLE"] for c in configs}, {"llvmpipe"})
+
+    def test_zink_runs_over_the_vulkan_driver_of_the_environment(self):
+        a = self.args(policies="never", rusticl_driver="zink")
+        [config] = fuzz.configs_from_args(a, "/tmp")
+        self.assertEqual((config.env["RUSTICL_ENABLE"], config.env["GALLIUM_DRIVER"],
+                          config.env["LIBGL_ALWAYS_SOFTWARE"]), ("swrast", "zink", "1"))
+
+    @staticmethod
+    def args(**kw):
+        return argparse.Namespace(units="2,3", platforms="rusticl", pocl_icd=None, out="/tmp",
+                                  rusticl_icd="/nonexistent", clover_icd=None, pipe_dir=None,
+                                  reuse_binary="", rusticl_options="-cl-std=CL3.0", **kw)
 
 
 class FakeWorker:
