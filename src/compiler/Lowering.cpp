@@ -87,6 +87,7 @@ private:
   // Context and OpenCL builtin access.
   Value *slotWord(IRBuilder<> &B, Value *Group, uint64_t ByteOffset);
   Value *callWorkItemQuery(IRBuilder<> &B, StringRef Name, unsigned Dim);
+  Value *hardwareGroupId(IRBuilder<> &B, const Twine &Name);
   Value *groupId(IRBuilder<> &B);
   Value *isThread0(IRBuilder<> &B);
   void workgroupBarrier(IRBuilder<> &B);
@@ -188,11 +189,18 @@ Value *KernelLowering::callWorkItemQuery(IRBuilder<> &B, StringRef Name,
   return Call;
 }
 
+/// The work-group id the driver started the work-group with.
+Value *KernelLowering::hardwareGroupId(IRBuilder<> &B, const Twine &Name) {
+  return B.CreateTrunc(callWorkItemQuery(B, "_Z12get_group_idj", 0), I32,
+                       Name);
+}
+
+/// The work-group's id in the launch: the hardware's, or with
+/// GroupStart::Dispatched the one emitDiscovery() set.
 Value *KernelLowering::groupId(IRBuilder<> &B) {
   if (LaunchId)
     return B.CreateLoad(I32, LaunchId, "ck.group");
-  return B.CreateTrunc(callWorkItemQuery(B, "_Z12get_group_idj", 0), I32,
-                       "ck.group");
+  return hardwareGroupId(B, "ck.group");
 }
 
 void KernelLowering::workgroupBarrier(IRBuilder<> &B) {
@@ -673,8 +681,7 @@ void KernelLowering::emitDiscovery() {
   if (DISubprogram *Scope = F.getSubprogram())
     B.SetCurrentDebugLocation(
         DILocation::get(Ctx, Scope->getScopeLine(), 0, Scope));
-  Value *Hardware = B.CreateTrunc(
-      callWorkItemQuery(B, "_Z12get_group_idj", 0), I32, "ck.hardware.group");
+  Value *Hardware = hardwareGroupId(B, "ck.hardware.group");
   B.CreateStore(Hardware, LaunchId);
   Value *Poll = atomicLoad(
       B, B.CreateGEP(I32, Context, B.getInt64(CK_DISCOVERY_POLL)));
