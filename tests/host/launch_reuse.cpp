@@ -1,8 +1,9 @@
 // A frontend may keep what it built for a kernel's launch (rusticl keeps each
-// kernel's compute state in the queue's context) only while it is the same
-// kernel launched the same way: a kernel created where a released one lived
-// runs its own code, a launch with a larger __local argument gets the local
-// memory it asks for, and more kernels than the frontend keeps take turns.
+// kernel's compute state in the queue's context, zink a pipeline per launch
+// shape) only while it is the same kernel launched the same way: a kernel
+// created where a released one lived runs its own code, a launch with a
+// larger __local argument gets the local memory it asks for, and more
+// kernels than the frontend keeps take turns.
 #include "cl_host.hpp"
 
 #include <gtest/gtest.h>
@@ -29,6 +30,46 @@ void launch(const Device &device, cl_kernel kernel)
 }
 
 } // namespace
+
+// A kernel whose work-group size is fixed at build time, so that a driver may
+// build its launch once, still gets its __local argument's memory, at every
+// size. (zink built such kernels once, with no room for the argument.)
+TEST(LaunchReuse, AFixedSizeKernelGetsItsLocalArgument)
+{
+   Device device;
+   cl_host::Program program = cl_host::build_or_throw(device.context, device.id, R"CLC(
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void rotate_rows(global uint *out, local uint *rows, uint row_count)
+{
+   uint lid = get_local_id(0), gid = get_global_id(0);
+   for (uint r = 0; r < row_count; ++r)
+      rows[r * 64 + lid] = gid * 31u + r;
+   barrier(CLK_LOCAL_MEM_FENCE);
+   uint sum = 0;
+   for (uint r = 0; r < row_count; ++r)
+      sum += rows[r * 64 + (lid + r) % 64];
+   out[gid] = sum;
+}
+)CLC");
+   cl_host::Kernel kernel = cl_host::create_kernel(program, "rotate_rows");
+   cl_host::Buffer out =
+      cl_host::create_buffer(device.context, CL_MEM_READ_WRITE, items * sizeof(cl_uint));
+   cl_host::set_arg(kernel, 0, out.get());
+   for (cl_uint row_count : {16u, 1u, 64u, 4u}) {
+      cl_host::check(clSetKernelArg(kernel, 1, local_items * row_count * sizeof(cl_uint), nullptr),
+                     "clSetKernelArg");
+      cl_host::set_arg(kernel, 2, row_count);
+      launch(device, kernel);
+      const auto got = cl_host::read_buffer<cl_uint>(device.queue, out, items);
+      for (size_t i = 0; i < items; ++i) {
+         const size_t base = i - i % local_items, lid = i % local_items;
+         cl_uint want = 0;
+         for (cl_uint r = 0; r < row_count; ++r)
+            want += cl_uint(base + (lid + r) % local_items) * 31u + r;
+         ASSERT_EQ(got[i], want) << row_count << " rows, work-item " << i;
+      }
+   }
+}
 
 TEST(LaunchReuse, AKernelCreatedAfterAReleasedOneRunsItsOwnCode)
 {

@@ -2,7 +2,7 @@
 # on_zink.sh COMMAND [ARG...]: runs COMMAND on rusticl and zink over the
 # build's lavapipe, in the environment `tools/ck env --driver zink` gives
 # (the one definition of it), whatever driver the caller's environment
-# picked. Devices there do not run cooperative kernels.
+# picked.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 zink_env=$("$root/tools/ck" env --driver zink) || {
