@@ -21,7 +21,9 @@ For each program of tests/fuzz/generate.py (seeds S, S+1, ...):
     launch that does not answer within its timeout is a hang, even if a
     re-run (--confirm) ends, whose time the finding reports; a valid
     program that does not build, or builds with a warning, is a wrong
-    diagnostic;
+    diagnostic, and so (counted with them) is a SPIR-V module that zink
+    (--rusticl-driver zink, ZINK_DEBUG=spirv) built for the Vulkan driver
+    and spirv-val rejects;
   * every --invalid-every'th program also has an invalid variant (one
     violation of the build rules), which must fail to build (or warn, for
     `undefined after fork`) naming the rule and a line of the violation
@@ -43,6 +45,7 @@ import argparse
 import base64
 import concurrent.futures
 import ctypes
+import glob
 import hashlib
 import json
 import os
@@ -306,8 +309,9 @@ def launch_until_varied(cl, info, groups, repeats):
 # ---------------------------------------------------------------- parent
 
 class Worker:
-    def __init__(self, name, env, logdir, options=""):
+    def __init__(self, name, env, logdir, options="", cwd=None):
         self.name, self.env, self.logdir, self.options = name, env, logdir, options
+        self.cwd = cwd  # where zink writes the SPIR-V it builds (ZINK_DEBUG=spirv)
         self.proc = None
         self.buffer = b""
         self.hello = None
@@ -323,7 +327,7 @@ class Worker:
         self.err = open(self.errfile, "wb")
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
-                                     env=self.env, start_new_session=True)
+                                     env=self.env, cwd=self.cwd, start_new_session=True)
         self.buffer = b""
         self.source = None
         answer = self.request(None, 120)
@@ -451,6 +455,9 @@ class Config:
         # the configurations of one lane run one after the other, the lanes at once
         self.lane = name.split("/")[0]
         self.worker = None
+        # zink's SPIR-V modules land here, each validated after the launches
+        # that built it (spirv_findings)
+        self.spirv_dir = None
 
 
 def configs_from_args(a, logdir):
@@ -484,7 +491,10 @@ def configs_from_args(a, logdir):
             # zink over the Vulkan driver that VK_DRIVER_FILES names
             # (lavapipe: `tools/ck env --driver zink`), which dispatches a
             # cooperative launch whole: the policies change nothing there
-            env.update(RUSTICL_ENABLE="swrast", GALLIUM_DRIVER="zink", LIBGL_ALWAYS_SOFTWARE="1")
+            # The SPIR-V zink builds for the Vulkan driver is validated too:
+            # lavapipe accepts some that is not valid for Vulkan.
+            env.update(RUSTICL_ENABLE="swrast", GALLIUM_DRIVER="zink", LIBGL_ALWAYS_SOFTWARE="1",
+                       ZINK_DEBUG="spirv")
         else:
             env["RUSTICL_ENABLE"] = "llvmpipe"
         for index, policy in enumerate(a.policies.split(",")):
@@ -501,8 +511,31 @@ def configs_from_args(a, logdir):
                                   options=a.rusticl_options if fe == "rusticl" else "",
                                   reuse_binary=fe in a.reuse_binary.split(",")))
     for c in configs:
-        c.worker = Worker(c.name, c.env, logdir, c.options)
+        if c.env.get("ZINK_DEBUG") == "spirv":
+            c.spirv_dir = os.path.join(logdir, "spirv-" + c.name.replace(":", "_").replace("/", "_"))
+            os.makedirs(c.spirv_dir, exist_ok=True)
+        c.worker = Worker(c.name, c.env, logdir, c.options, cwd=c.spirv_dir)
     return configs
+
+
+def spirv_findings(c):
+    """(findings, modules) for the SPIR-V modules zink wrote since the last
+    call for configuration `c` (none where it writes none), which are then
+    removed: each must pass spirv-val for Vulkan 1.3 with the scalar block
+    layout zink uses."""
+    if not c.spirv_dir:
+        return [], 0
+    findings, modules = [], 0
+    for module in sorted(glob.glob(os.path.join(c.spirv_dir, "*.spv"))):
+        check = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", "--scalar-block-layout",
+                                module], capture_output=True, text=True)
+        if check.returncode != 0:
+            findings.append({"kind": "wrong", "config": c.name,
+                             "what": "zink built SPIR-V that is not valid for Vulkan",
+                             "detail": (check.stdout + check.stderr).strip()[:2000]})
+        os.remove(module)
+        modules += 1
+    return findings, modules
 
 
 def memory_digest(answer):
@@ -559,7 +592,7 @@ class Fuzzer:
         self.counts = {"programs": 0, "launches": 0, "builds": 0, "binary_builds": 0,
                        "mismatches": 0, "crashes": 0, "hangs": 0, "wrong": 0, "invalid_right": 0,
                        "invalid_wrong": 0, "slow": 0, "reference": 0, "ordinary": 0,
-                       "ordinary_findings": 0}
+                       "ordinary_findings": 0, "spirv_modules": 0}
         self.findings = []
         self.times = {c.name: [0.0, 0.0] for c in self.configs}
         self.lock = threading.Lock()
@@ -676,6 +709,16 @@ class Fuzzer:
         return src, info, findings
 
     def check_config(self, c, groups_list, seed, src, info, build_from=None, want_binary=False):
+        """check_launches, and the SPIR-V zink built for them."""
+        findings, results, binary = self.check_launches(c, groups_list, src, info, build_from,
+                                                        want_binary)
+        invalid, modules = spirv_findings(c)
+        if modules:
+            with self.lock:
+                self.counts["spirv_modules"] += modules
+        return findings + invalid, results, binary
+
+    def check_launches(self, c, groups_list, src, info, build_from, want_binary):
         """The program built and launched with each N in one configuration:
         (findings, [(config, groups, answer)], binary). It is built from the
         binary `build_from` where there is one, else from source; with
@@ -1008,6 +1051,8 @@ class Fuzzer:
             f"{name} {b:.0f}/{r:.0f}" for name, (b, r) in self.times.items()))
         print(f"invalid variants: {k['invalid_right']} rejected right, {k['invalid_wrong']} wrong")
         print(f"ordinary variants: {k['ordinary']}, {k['ordinary_findings']} findings")
+        if any(c.spirv_dir for c in self.configs):
+            print(f"zink SPIR-V modules validated: {k['spirv_modules']}")
         print(f"rate: {k['programs'] / minutes if minutes else 0:.2f} programs per minute "
               f"({minutes:.1f} minutes)")
         print(f"reference disagreements: {k['reference']} (PoCL with N > 1 alone, "

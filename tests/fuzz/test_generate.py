@@ -512,6 +512,66 @@ class LanesTest(unittest.TestCase):
                          [("clover/a", None), ("clover/b", "binary")])
 
 
+# A compute shader whose atomic's operands are int for a uint result (what
+# zink built before patch 0050): spirv-val rejects it; with uint operands
+# it is valid.
+ATOMIC_MODULE = """
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %counter
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %block Block
+               OpMemberDecorate %block 0 Offset 0
+               OpDecorate %counter DescriptorSet 0
+               OpDecorate %counter Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+      %int_1 = OpConstant %int 1
+      %block = OpTypeStruct %uint
+  %block_ptr = OpTypePointer StorageBuffer %block
+   %uint_ptr = OpTypePointer StorageBuffer %uint
+    %counter = OpVariable %block_ptr StorageBuffer
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+       %word = OpAccessChain %uint_ptr %counter %uint_0
+        %old = OpAtomicIAdd %uint %word %uint_1 %uint_0 OPERAND
+               OpReturn
+               OpFunctionEnd
+"""
+
+
+class ZinkSpirvTest(unittest.TestCase):
+    def test_an_invalid_module_is_a_finding_and_every_module_is_removed(self):
+        import subprocess
+        import tempfile
+        # spirv-tools is one of the packages tools/ck installs
+        with tempfile.TemporaryDirectory() as d:
+            for name, operand in (("dump00", "%uint_2"), ("dump01", "%int_1")):
+                source = os.path.join(d, name + ".spvasm")
+                with open(source, "w") as f:
+                    f.write(ATOMIC_MODULE.replace("OPERAND", operand))
+                subprocess.run(["spirv-as", "--target-env", "vulkan1.3", source, "-o",
+                                os.path.join(d, name + ".spv")], check=True)
+                os.remove(source)
+            c = fuzz.Config("rusticl/never", {}, 1, [1])
+            c.spirv_dir = d
+            findings, modules = fuzz.spirv_findings(c)
+            self.assertEqual(modules, 2)
+            self.assertEqual(len(findings), 1, findings)
+            self.assertEqual(findings[0]["kind"], "wrong")
+            self.assertIn("AtomicIAdd", findings[0]["detail"])
+            self.assertEqual(os.listdir(d), [])
+            self.assertEqual(fuzz.spirv_findings(c), ([], 0))
+
+    def test_a_configuration_without_zink_validates_nothing(self):
+        self.assertEqual(fuzz.spirv_findings(fuzz.Config("pocl", {}, 1, [1])), ([], 0))
+
+
 class WorkerTimeoutTest(unittest.TestCase):
     def test_the_first_launch_in_each_process_has_the_compile_time(self):
         # llvmpipe compiles at the first launch in a process: after a hang
