@@ -49,8 +49,11 @@ cl_ulong run_checked(ck_apps::Application &app, cl_command_queue queue,
       cl_host::profiling_ulong(result.event, CL_PROFILING_COOPERATIVE_KILLS_EXT);
    const cl_ulong forks =
       cl_host::profiling_ulong(result.event, CL_PROFILING_COOPERATIVE_FORKS_EXT);
-   std::printf("  %s: %.1f ms, %llu kills, %llu forks\n", describe(app, variant).c_str(),
-               result.seconds * 1e3, (unsigned long long)kills, (unsigned long long)forks);
+   const cl_ulong max_active =
+      cl_host::profiling_ulong(result.event, CL_PROFILING_COOPERATIVE_MAX_ACTIVE_EXT);
+   std::printf("  %s: %.1f ms, %llu kills, %llu forks, at most %llu work-groups active\n",
+               describe(app, variant).c_str(), result.seconds * 1e3, (unsigned long long)kills,
+               (unsigned long long)forks, (unsigned long long)max_active);
    return kills + forks;
 }
 
