@@ -1,0 +1,129 @@
+#!/bin/bash
+# check.sh BUNDLE.tar.xz OUT_DIR [--lavapipe]: the checks of issue 56 on a
+# lent GPU machine, from a bundle of tools/gpu/bundle.sh (nothing else of
+# the project needs to be there). rusticl runs on zink over the Vulkan
+# driver the loader finds (VK_DRIVER_FILES, or NVIDIA's where the device
+# tool's machines keep it); with --lavapipe, over the bundle's lavapipe
+# instead, which is this script's own test (tests/meson.build) and, on the
+# GPU machine, the same checks on its CPU for comparison.
+#
+# Each step runs under its own timeout, all of them within 8 minutes, and
+# appends its output to OUT_DIR/steps.log; OUT_DIR/summary.txt says which
+# passed, OUT_DIR/table2/ holds ck-eval's CSV (a handful of files: the
+# device tool brings back 8), and the exit status is 1 if any failed:
+#   bundle        every library the bundle's programs load comes from the
+#                 bundle, or is glibc's or GCC's runtime
+#   clinfo        the zink device and its extensions
+#   programs      the program tests that run on zink: ordinary kernels,
+#                 and cooperative ones whose results hold for any M
+#   discovery     64 work-groups per launch, those resident together
+#                 finding each other (M >= 2 in some launch)
+#   launch_reuse  ordinary kernels whose __local arguments change size
+#   apps          the FSE'17 applications, cooperative launches of 4x the
+#                 compute units, checked against their references
+#   table2        the applications' Table 2 (cooperative against
+#                 persistent-thread builds) at test scale, on as many
+#                 work-groups as the device's compute units (zink reports
+#                 1 where Vulkan gives no count)
+# Figure 5 needs kills of cooperative work-groups, which zink does not ask
+# for yet (docs/zink-backend.md, step 4).
+set -uo pipefail
+
+[ $# -ge 2 ] || { echo "usage: check.sh BUNDLE.tar.xz OUT_DIR [--lavapipe]" >&2; exit 2; }
+bundle_archive=$(realpath "$1")
+out=$(realpath -m "$2")
+lavapipe=${3:-}
+mkdir -p "$out"
+: > "$out/steps.log"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tar -C "$work" -xJf "$bundle_archive"
+b=$work/ck-gpu
+export b
+
+export LD_LIBRARY_PATH=$b/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$work/vendors"
+echo "$b/lib/libRusticlOpenCL.so.1" > "$work/vendors/rusticl.icd"
+export OCL_ICD_VENDORS=$work/vendors
+export MESA_SHADER_CACHE_DIR=$work/shader-cache
+unset OCL_ICD_FILENAMES CK_POLICY CK_CAP_FILE
+if [ "$lavapipe" = --lavapipe ]; then
+   export VK_DRIVER_FILES=$b/lib/lvp_icd.json RUSTICL_ENABLE=swrast GALLIUM_DRIVER=zink
+   export LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=${LP_NUM_THREADS:-2}
+else
+   nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+   if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$nvidia_icd" ]; then
+      export VK_DRIVER_FILES=$nvidia_icd
+   fi
+   export RUSTICL_ENABLE=zink
+fi
+
+failed=0
+summary=$out/summary.txt
+{
+   echo "bundle of commit $(cat "$b/commit")"
+   echo "Vulkan driver: ${VK_DRIVER_FILES:-found by the loader}, RUSTICL_ENABLE=$RUSTICL_ENABLE"
+} > "$summary"
+
+# step NAME SECONDS COMMAND...: runs COMMAND, its output in steps.log.
+step() {
+   local name=$1 seconds=$2
+   shift 2
+   local start=$SECONDS
+   echo "=== $name" >> "$out/steps.log"
+   timeout --kill-after=10 "$seconds" "$@" >> "$out/steps.log" 2>&1
+   local status=$?
+   local verdict=pass
+   [ $status -eq 0 ] || { verdict="FAIL (exit $status$([ $status -eq 124 ] && echo ", past ${seconds} s"))"; failed=1; }
+   echo "$name: $verdict, $((SECONDS - start)) s" | tee -a "$summary"
+}
+
+# program_tests: each program test through piglit's tester, which must
+# report "pass".
+program_tests() {
+   local status=0 test verdict
+   for test in "$b"/share/tests/cl/program/execute/{loop-live-out,divergent-atomics,contiguous-lanes,local-gather,local-scatter,narrowed-phis,loop-invariant-loads,work-group-barrier-fences,message-fences,local-ids,independent-groups,local-atomics,vector-component-stores,long-loop,global-barrier,broadcast-decision,resizing-barrier,resize-views,kill-fork-views,builtins-in-helpers,leave-whole,last-w-killed,transmit-after-loop}.cl; do
+      verdict=$("$b/bin/cl-program-tester" "$test" 2>&1 | grep -o '"result": "[a-z]*"' | tail -1)
+      echo "$(basename "$test"): ${verdict:-no result}"
+      [ "$verdict" = '"result": "pass"' ] || status=1
+   done
+   return $status
+}
+
+# bundle_complete: what the dynamic linker finds for the bundle's files,
+# outside glibc and GCC's runtime, is in the bundle.
+bundle_complete() {
+   local status=0 file dependency
+   for file in "$b"/bin/* "$b"/lib/*.so*; do
+      while read -r dependency; do
+         case "$dependency" in
+            "$b"/lib/*) ;;
+            */libc.so*|*/libm.so*|*/libdl.so*|*/librt.so*|*/libpthread.so*|*/libresolv.so*|*/libgcc_s.so*|*/libstdc++.so*) ;;
+            *) echo "$(basename "$file") loads $dependency, from outside the bundle"; status=1 ;;
+         esac
+      done < <(ldd "$file" 2>/dev/null | awk '$2 == "=>" { print $3 }')
+      if ldd "$file" 2>/dev/null | grep -q 'not found'; then
+         echo "$(basename "$file"): $(ldd "$file" | grep 'not found' | tr -s ' \t' ' ')"
+         status=1
+      fi
+   done
+   return $status
+}
+
+export -f bundle_complete
+step bundle 60 bash -c bundle_complete
+# a zink device, whose extensions include the project's
+step clinfo 60 sh -c "'$b/bin/clinfo' && '$b/bin/clinfo' | grep -q 'Device Name .*zink' &&
+   '$b/bin/clinfo' | grep '^ *Device Extensions  ' | grep -q cl_ext_cooperative_kernels"
+export -f program_tests
+step programs 180 bash -c program_tests
+# the test bounds M by LP_NUM_THREADS: on a GPU, by the 64 launched
+step discovery 60 env LP_NUM_THREADS="${LP_NUM_THREADS:-64}" "$b/bin/discovery"
+step launch_reuse 60 "$b/bin/launch_reuse"
+step apps 120 env CK_POLICY=never "$b/bin/apps" "$b/share/kernels" "$b/share/include"
+step table2 120 env CK_POLICY=never "$b/bin/ck-eval" table2 --scale test --repeats 3 \
+   --out "$out/table2" --kernels "$b/share/kernels" --include "$b/share/include"
+
+cat "$summary"
+exit $failed
