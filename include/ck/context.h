@@ -112,7 +112,8 @@ enum ck_context_word {
                                 and M is 0 until the poll closes */
    CK_DISCOVERY_QUIET = 22,  /* with the poll: how many polls a work-group
                                 that joined waits for another join before
-                                it closes the poll, set by the driver: the
+                                it closes the poll (unless every work-group
+                                dispatched joined), set by the driver: the
                                 work-groups that start beside it (a GPU's
                                 first wave, a CPU's other compute threads)
                                 have that long to join */

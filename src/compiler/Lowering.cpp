@@ -683,6 +683,12 @@ void KernelLowering::emitDiscovery() {
         DILocation::get(Ctx, Scope->getScopeLine(), 0, Scope));
   Value *Hardware = hardwareGroupId(B, "ck.hardware.group");
   B.CreateStore(Hardware, LaunchId);
+  // How many work-groups the driver dispatched (lowerGridQueries() made
+  // only the kernel's own get_num_groups M), so that the poll closes once
+  // all of them joined
+  Value *Dispatched =
+      B.CreateTrunc(callWorkItemQuery(B, "_Z14get_num_groupsj", 0), I32,
+                    "ck.dispatched");
   Value *Poll = atomicLoad(
       B, B.CreateGEP(I32, Context, B.getInt64(CK_DISCOVERY_POLL)));
   BasicBlock *Discover = newBlock("discover");
@@ -692,7 +698,8 @@ void KernelLowering::emitDiscovery() {
   // One broadcast word: the ticket + 1, or 0 to leave.
   Value *Answer = workgroupUniform(B, [&](IRBuilder<> &B) {
     Value *Joined = callProtocol(B, "__ck_discover", I32,
-                                 {Context, Hardware, Ticket}, "ck.joined");
+                                 {Context, Hardware, Dispatched, Ticket},
+                                 "ck.joined");
     return B.CreateSelect(
         B.CreateICmpNE(Joined, B.getInt32(0)),
         B.CreateAdd(B.CreateLoad(I32, Ticket), B.getInt32(1)), B.getInt32(0));

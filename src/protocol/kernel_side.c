@@ -198,7 +198,8 @@ kill_slow_path(CK_GLOBAL ck_word *ctx, ck_word group, int from_offer_kill)
  * times), and the quiet loop at most CK_DISCOVERY_QUIET times after each
  * join. */
 ck_word
-__ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, CK_PRIVATE ck_word *id)
+__ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, ck_word dispatched,
+              CK_PRIVATE ck_word *id)
 {
    ck_word poll = load(ctx, CK_DISCOVERY_POLL);
    if (poll == 0) {
@@ -219,12 +220,14 @@ __ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, CK_PRIVATE ck_word *id)
     * the poll, the work-groups starting beside it (a GPU's first wave, the
     * other compute threads of a CPU) get time to join: it waits until the
     * poll has not changed for the CK_DISCOVERY_QUIET polls that the driver
-    * chose. A delay only: whenever the poll closes, those that joined were
+    * chose, or until all `dispatched` work-groups joined, when no other can.
+    * A delay only: whenever the poll closes, those that joined were
     * resident together. */
    const ck_word quiet_polls = load(ctx, CK_DISCOVERY_QUIET);
    poll = load(ctx, CK_DISCOVERY_POLL);
    ck_word quiet = 0;
-   while ((poll & CK_POLL_OPEN) && quiet < quiet_polls) {
+   while ((poll & CK_POLL_OPEN) && (poll & CK_POLL_COUNT_MASK) < dispatched &&
+          quiet < quiet_polls) {
       const ck_word now = load(ctx, CK_DISCOVERY_POLL);
       quiet = now == poll ? quiet + 1 : 0;
       poll = now;

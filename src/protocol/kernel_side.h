@@ -29,10 +29,12 @@ void __ck_spin_wait(void);
 
 /* The work-group's id in the launch, at the top of the kernel: `group`, the
  * id the driver started it with, or where the work-groups discover which of
- * them are resident together (CK_DISCOVERY_POLL), its ticket of the poll.
- * Returns 1 with the id in *id, or 0 if the work-group came after the poll
- * closed: it must leave the kernel at once. */
-ck_word __ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, CK_PRIVATE ck_word *id);
+ * them are resident together (CK_DISCOVERY_POLL), its ticket of the poll;
+ * `dispatched` is how many work-groups the driver dispatched. Returns 1
+ * with the id in *id, or 0 if the work-group came after the poll closed:
+ * it must leave the kernel at once. */
+ck_word __ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, ck_word dispatched,
+                      CK_PRIVATE ck_word *id);
 
 /* offer_kill: 1 if the work-group was killed (it must leave the kernel). */
 ck_word __ck_offer_kill(CK_GLOBAL ck_word *ctx, ck_word group);

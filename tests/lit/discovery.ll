@@ -2,8 +2,9 @@
 ; ck-lower<dispatched>): at the top of the kernel, every thread reads the
 ; discovery poll (word 21); where it is 0 the work-group keeps the
 ; hardware's id and spends no barrier. Otherwise local thread 0 calls
-; __ck_discover(context, hardware id, &ticket) and broadcasts ticket + 1,
-; or 0, on which every thread leaves by ck.exit before anything else. The
+; __ck_discover(context, hardware id, work-groups dispatched, &ticket) and
+; broadcasts ticket + 1, or 0, on which every thread leaves by ck.exit
+; before anything else. The
 ; program's get_group_id(0) and get_global_id(0) then count in the launch's
 ; id (get_global_id: id * local size + local id + offset), and so does the
 ; work-group id that the protocol calls take; get_num_groups(0) is M as
@@ -89,6 +90,8 @@ attributes #4 = { convergent }
 ; CHECK: %[[HW:.*]] = call spir_func i64 @_Z12get_group_idj(i32 0)
 ; CHECK-NEXT: %[[HW32:ck.hardware.group]] = trunc i64 %[[HW]] to i32
 ; CHECK-NEXT: store i32 %[[HW32]], i32* %ck.launch.group
+; CHECK-NEXT: %[[N:.*]] = call spir_func i64 @_Z14get_num_groupsj(i32 0)
+; CHECK-NEXT: %ck.dispatched = trunc i64 %[[N]] to i32
 ; CHECK-NEXT: %[[PP:.*]] = getelementptr i32, i32 addrspace(1)* %__ck_context, i64 21
 ; CHECK-NEXT: %[[POLL:.*]] = load atomic i32, i32 addrspace(1)* %[[PP]] seq_cst
 ; CHECK-NEXT: %ck.no.poll = icmp eq i32 %[[POLL]], 0
@@ -96,7 +99,7 @@ attributes #4 = { convergent }
 ; CHECK: ck.discover:
 ; CHECK-NEXT: call spir_func void @_Z7barrierj(i32 3)
 ; CHECK: ck.thread0{{.*}}:
-; CHECK-NEXT: %ck.joined = call spir_func i32 @__ck_discover(i32 addrspace(1)* %__ck_context, i32 %[[HW32]], i32* %ck.ticket)
+; CHECK-NEXT: %ck.joined = call spir_func i32 @__ck_discover(i32 addrspace(1)* %__ck_context, i32 %[[HW32]], i32 %ck.dispatched, i32* %ck.ticket)
 ; CHECK-NEXT: %[[T:.*]] = load i32, i32* %ck.ticket
 ; CHECK-NEXT: %[[T1:.*]] = add i32 %[[T]], 1
 ; CHECK-NEXT: %[[J:.*]] = icmp ne i32 %ck.joined, 0
