@@ -5,7 +5,11 @@
 # driver the loader finds (VK_DRIVER_FILES, or NVIDIA's where the device
 # tool's machines keep it); with --lavapipe, over the bundle's lavapipe
 # instead, which is this script's own test (tests/meson.build) and, on the
-# GPU machine, the same checks on its CPU for comparison.
+# GPU machine, the same checks on its CPU for comparison. Either way
+# rusticl opens zink through its software device slot (RUSTICL_ENABLE=
+# swrast, GALLIUM_DRIVER=zink), where zink takes the loader's first
+# Vulkan device, a CPU one only with LIBGL_ALWAYS_SOFTWARE: Mesa has no
+# DRM driver that would lead it to NVIDIA's kernel driver.
 #
 # Each step runs under its own timeout, all of them within 8 minutes, and
 # appends its output to OUT_DIR/steps.log; OUT_DIR/summary.txt says which
@@ -33,6 +37,10 @@ set -uo pipefail
 bundle_archive=$(realpath "$1")
 out=$(realpath -m "$2")
 lavapipe=${3:-}
+case "$lavapipe" in
+   ""|--lavapipe) ;;
+   *) echo "check.sh: unknown option '$lavapipe'" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 : > "$out/steps.log"
 
@@ -47,16 +55,16 @@ mkdir -p "$work/vendors"
 echo "$b/lib/libRusticlOpenCL.so.1" > "$work/vendors/rusticl.icd"
 export OCL_ICD_VENDORS=$work/vendors
 export MESA_SHADER_CACHE_DIR=$work/shader-cache
-unset OCL_ICD_FILENAMES CK_POLICY CK_CAP_FILE
+unset OCL_ICD_FILENAMES CK_POLICY CK_CAP_FILE LIBGL_ALWAYS_SOFTWARE
+export RUSTICL_ENABLE=swrast GALLIUM_DRIVER=zink
 if [ "$lavapipe" = --lavapipe ]; then
-   export VK_DRIVER_FILES=$b/lib/lvp_icd.json RUSTICL_ENABLE=swrast GALLIUM_DRIVER=zink
-   export LIBGL_ALWAYS_SOFTWARE=1 LP_NUM_THREADS=${LP_NUM_THREADS:-2}
+   export VK_DRIVER_FILES=$b/lib/lvp_icd.json LIBGL_ALWAYS_SOFTWARE=1
+   export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
 else
    nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
    if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$nvidia_icd" ]; then
       export VK_DRIVER_FILES=$nvidia_icd
    fi
-   export RUSTICL_ENABLE=zink
 fi
 
 failed=0
