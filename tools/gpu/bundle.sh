@@ -29,12 +29,13 @@ programs=(
    "$line/ck/tests/launch_reuse"
    "$line/ck/bench/ck-eval"
 )
+zink_program_tests=$line/ck/tests/zink_program_tests.txt
 libraries=(
    "$line/mesa/src/gallium/targets/rusticl/libRusticlOpenCL.so.1"
    "$line/mesa/src/gallium/targets/lavapipe/libvulkan_lvp.so"
    /usr/lib/x86_64-linux-gnu/libvulkan.so.1
 )
-for file in "${programs[@]}" "${libraries[@]}"; do
+for file in "${programs[@]}" "${libraries[@]}" "$zink_program_tests"; do
    [ -f "$file" ] || { echo "bundle: $file is missing: build first (tools/ck build)" >&2; exit 1; }
 done
 cp "${programs[@]}" "$bundle/bin/"
@@ -73,6 +74,8 @@ cat > "$bundle/lib/lvp_icd.json" <<'EOF'
 EOF
 cp -r "$root/kernels" "$root/include" "$bundle/share/"
 cp -r "$root/tests/cl" "$bundle/share/tests/"
+# the program tests that run on zink, as the test suite lists them
+cp "$zink_program_tests" "$bundle/share/tests/"
 cp "$root/tools/gpu/check.sh" "$bundle/"
 git -C "$root" rev-parse HEAD > "$bundle/commit" 2>/dev/null || echo unknown > "$bundle/commit"
 
