@@ -5,14 +5,16 @@
 // its own context: one pipeline on every queue at once, pipelines destroyed
 // between rounds, and a device of compute queues only.
 //
-// Run with VK_DRIVER_FILES naming the build's lavapipe (tests/host/on_zink.sh)
-// and LP_NUM_THREADS >= 2: with one compute thread the spinning dispatch
-// holds it, nothing can run beside it, and the first test fails.
+// Run with VK_DRIVER_FILES naming the build's lavapipe (tests/host/on_zink.sh),
+// LVP_COMPUTE_QUEUES=4 (the family is lavapipe's only where asked for) and
+// LP_NUM_THREADS >= 2: with one compute thread the spinning dispatch holds
+// it, nothing can run beside it, and the first test fails.
 #include "host_test.hpp"
 
 #include <vulkan/vulkan.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -107,7 +109,8 @@ void create_device(const Instance &instance, uint32_t device_queues, uint32_t co
    vkGetPhysicalDeviceQueueFamilyProperties(instance.physical, &count, nullptr);
    std::vector<VkQueueFamilyProperties> families(count);
    vkGetPhysicalDeviceQueueFamilyProperties(instance.physical, &count, families.data());
-   ASSERT_GT(count, compute_family) << "lavapipe has no compute queue family (0052)";
+   ASSERT_GT(count, compute_family)
+      << "lavapipe has no compute queue family (0052, LVP_COMPUTE_QUEUES unset?)";
    ASSERT_EQ(families[compute_family].queueFlags & VK_QUEUE_GRAPHICS_BIT, 0u);
    ASSERT_NE(families[compute_family].queueFlags & VK_QUEUE_COMPUTE_BIT, 0u);
    ASSERT_GE(families[compute_family].queueCount, compute_queues);
@@ -351,6 +354,33 @@ VkQueue get_queue(const Device &device, uint32_t family, uint32_t index)
    VkQueue queue = VK_NULL_HANDLE;
    vkGetDeviceQueue(device.device, family, index, &queue);
    return queue;
+}
+
+uint32_t queue_family_count(const Instance &instance)
+{
+   uint32_t count = 0;
+   vkGetPhysicalDeviceQueueFamilyProperties(instance.physical, &count, nullptr);
+   return count;
+}
+
+// Other Vulkan programs see lavapipe as it was: one queue family.
+TEST(LavapipeQueues, TheComputeFamilyIsAskedFor)
+{
+   const char *asked = getenv("LVP_COMPUTE_QUEUES");
+   ASSERT_NE(asked, nullptr) << "run with LVP_COMPUTE_QUEUES=4";
+   const std::string saved = asked;
+   unsetenv("LVP_COMPUTE_QUEUES");
+   uint32_t families_unasked = 0;
+   {
+      Instance instance;
+      open_lavapipe(instance);
+      families_unasked = queue_family_count(instance);
+   }
+   setenv("LVP_COMPUTE_QUEUES", saved.c_str(), 1);
+   EXPECT_EQ(families_unasked, 1u);
+   Instance instance;
+   ASSERT_NO_FATAL_FAILURE(open_lavapipe(instance));
+   EXPECT_EQ(queue_family_count(instance), 2u);
 }
 
 TEST(LavapipeQueues, ComputeQueuesRunBesideEachOther)
