@@ -1,5 +1,7 @@
 #include "policy.hpp"
 
+#include "ck/context.h"
+
 #include <charconv>
 
 namespace ck {
@@ -44,6 +46,13 @@ std::optional<Policy> parse_policy(std::string_view text)
       return policy;
    }
    return std::nullopt;
+}
+
+std::uint32_t launch_seed(const Policy &policy, std::uint32_t launch)
+{
+   const std::uint32_t policy_seed = std::uint32_t(policy.seed) ^ std::uint32_t(policy.seed >> 32);
+   const std::uint32_t seed = ck_random_draw(policy_seed, launch);
+   return seed ? seed : 1;
 }
 
 } // namespace ck

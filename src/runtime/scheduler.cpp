@@ -103,6 +103,7 @@
 #include "statistics.hpp"
 
 #include "backoff.hpp"
+#include "launch_stats.hpp"
 #include "ck/context.h"
 #include "ck/runtime.h"
 #include "policy.hpp"
@@ -1070,10 +1071,8 @@ void ck_scheduler::start_cooperative(ck_launch &kernel)
          ck::LaunchShape{kernel.max_groups, initial});
    }
    if (random_policy()) {
-      // The launch's own seed, from the policy's seed and the launch's rank.
-      const uint32_t policy_seed = uint32_t(policy_.seed) ^ uint32_t(policy_.seed >> 32);
-      const uint32_t seed = ck_random_draw(policy_seed, cooperative_launches_);
-      header_word(kernel.context, CK_RANDOM_SEED).store(seed ? seed : 1);
+      header_word(kernel.context, CK_RANDOM_SEED)
+         .store(ck::launch_seed(policy_, cooperative_launches_));
    }
    ++cooperative_launches_;
    kernel.running = initial;
@@ -1165,9 +1164,8 @@ void ck_scheduler::gather(int64_t need, int priority)
 // from the kernel (it stays active but never offers again).
 int64_t ck_scheduler::killable(const ck_launch &kernel)
 {
-   const uint32_t floor = std::max(1u, header_word(kernel.context, CK_RETURNED_END).load());
-   return std::max<int64_t>(0, int64_t(header_word(kernel.context, CK_ACTIVE_GROUPS).load()) -
-                                  int64_t(floor));
+   return ck::killable_groups(header_word(kernel.context, CK_ACTIVE_GROUPS).load(),
+                              header_word(kernel.context, CK_RETURNED_END).load());
 }
 
 // How many more kills the kernel can be asked for.
@@ -1359,21 +1357,10 @@ void ck_scheduler::finish_if_done(ck_launch &kernel)
       complete(kernel);
 }
 
-// One line per cooperative launch, for CK_STATS=1.
 void ck_scheduler::print_stats(const ck_launch &launch) const
 {
-   const ck_launch_stats &stats = *launch.stats;
-   const std::vector<double> gathers_ns(
-      stats.gather_ns,
-      stats.gather_ns + std::min<uint64_t>(stats.gathers, CK_STATS_GATHER_TIMES));
-   const double median_ms = gathers_ns.empty() ? 0.0 : ck_statistics::median(gathers_ns) / 1e6;
-   std::fprintf(stderr,
-                "ck: cooperative launch %llu: N=%u, active %u..%u, %llu kills, %llu forks, "
-                "%u gathers (median %.3f ms, max %.3f ms), ran %.3f ms\n",
-                static_cast<unsigned long long>(launch.id), launch.max_groups, stats.min_active,
-                stats.max_active, static_cast<unsigned long long>(stats.kills),
-                static_cast<unsigned long long>(stats.forks), stats.gathers, median_ms,
-                stats.gather_ns_max / 1e6, nanoseconds(launch.ended - launch.started) / 1e6);
+   ck::print_launch_stats(launch.id, launch.max_groups, *launch.stats,
+                          nanoseconds(launch.ended - launch.started));
 }
 
 // The launch ended early: its work-groups left a global barrier that a
