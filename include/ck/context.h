@@ -126,8 +126,10 @@ enum ck_context_word {
  * joins while the poll is open, with a CAS that counts it and makes the
  * count it replaced its id; once the poll has not changed for
  * CK_DISCOVERY_QUIET polls it closes it (a CAS that clears CK_POLL_OPEN,
- * unless another did) and sets M to the final count with a CAS from 0. A work-group that finds the poll closed leaves before it
- * touches anything else. Those that joined had all started before any
+ * unless another did) and sets M to the final count with a CAS from 0;
+ * under the random policy (CK_RANDOM_SEED not 0) the work-group whose CAS
+ * set M also posts M - 1 kill requests. A work-group that finds the poll
+ * closed leaves before it touches anything else. Those that joined had all started before any
  * closed it, so they are resident together, and their ids are [0, M).
  * tests/model/discovery.pml checks this with spin. */
 #define CK_POLL_DISCOVER 0x80000000u
@@ -192,8 +194,10 @@ ck_site_of_tag(unsigned int tag)
 #define CK_MAX_GROUPS_LIMIT CK_BARRIER_COUNT_MASK
 
 /* The random policy (CK_POLICY=random:SEED). The scheduler keeps kill
- * requests posted for every work-group but 0 and offers every idle unit to
- * forks, and gives each launch a nonzero CK_RANDOM_SEED. The kernel then
+ * requests posted for every work-group but 0 (where the driver dispatches,
+ * the work-group that closes the discovery posts the first M - 1) and
+ * offers every idle unit to forks, and gives each launch a nonzero
+ * CK_RANDOM_SEED. The kernel then
  * decides each offer itself, at random:
  *   offer_kill by the last active work-group: killed if the draw is odd;
  *   request_fork with `offered` units and room for `room` more work-groups:

@@ -239,8 +239,13 @@ __ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, ck_word dispatched,
          poll = load(ctx, CK_DISCOVERY_POLL);
    }
    /* The count is final; whoever comes first sets M (a CAS from 0, as M
-    * only drops once set: a kill's decrement stays). */
-   compare_exchange(ctx, CK_ACTIVE_GROUPS, 0, poll & CK_POLL_COUNT_MASK);
+    * only drops once set: a kill's decrement stays). Under the random
+    * policy it also posts the kill requests of every work-group but 0,
+    * which the driver, polling from the host, could post only later: a
+    * short launch would end first. */
+   const ck_word count = poll & CK_POLL_COUNT_MASK;
+   if (compare_exchange(ctx, CK_ACTIVE_GROUPS, 0, count) && load(ctx, CK_RANDOM_SEED) != 0)
+      add(ctx, CK_KILL_REQUESTS, count - 1);
    return 1;
 }
 

@@ -92,6 +92,30 @@ TEST(Discovery, ThePollClosesOnceEveryDispatchedWorkGroupJoined)
    EXPECT_EQ(context.word(CK_DISCOVERY_POLL).load(), CK_POLL_DISCOVER | groups);
 }
 
+// Under the random policy the host cannot post the kill requests before it
+// knows M, and a short launch could end before its first poll: the
+// work-group whose CAS set M posts M - 1.
+TEST(Discovery, UnderTheRandomPolicyTheCloserPostsTheKillRequests)
+{
+   for (const uint32_t seed : {0u, 5u}) {
+      constexpr uint32_t groups = 3;
+      host::Context context(groups);
+      ck_context_init_discovery(context.data(), groups);
+      context.word(CK_DISCOVERY_QUIET).store(~0u); // all three join
+      context.word(CK_RANDOM_SEED).store(seed);
+      std::vector<std::thread> threads;
+      for (uint32_t group = 0; group < groups; ++group)
+         threads.emplace_back([&, group] {
+            ck_word id = ~0u;
+            __ck_discover(context.data(), group, groups, &id);
+         });
+      for (std::thread &thread : threads)
+         thread.join();
+      ASSERT_EQ(context.word(CK_ACTIVE_GROUPS).load(), groups);
+      EXPECT_EQ(context.word(CK_KILL_REQUESTS).load(), seed ? groups - 1 : 0u) << "seed " << seed;
+   }
+}
+
 // A dispatch of `groups` work-groups on `slots` threads; returns the ids the
 // participants took, in no order, after checking what every dispatch must.
 std::vector<uint32_t> dispatch(uint32_t groups, unsigned slots)
