@@ -115,12 +115,13 @@ run_sanitized_scheduler_tests() {
    with_toolchain ninja -C "$build" ${CK_JOBS:+-j "$CK_JOBS"} \
       tests/unit/ck_scheduler_tests tests/unit/ck_scheduler_stress_tests \
       tests/unit/ck_protocol_check_tests tests/unit/ck_barrier_identity_tests \
-      tests/unit/ck_hints_tests \
+      tests/unit/ck_hints_tests tests/unit/ck_dispatch_tests \
       >"$build.build.log" 2>&1 ||
       { grep -E -A12 '^FAILED|error:' "$build.build.log" | head -n 40 >&2; false; }
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ASAN_OPTIONS=detect_leaks=1 \
       with_toolchain meson test -C "$build" --no-rebuild --print-errorlogs \
-      --num-processes 1 scheduler scheduler_stress protocol_check barrier_identity hints || rc=$?
+      --num-processes 1 scheduler scheduler_stress protocol_check barrier_identity hints \
+      'dispatch policy' || rc=$?
    counts=$(meson_counts "$build/meson-logs/testlog.json" "${sanitizer} sanitizer")
    TOTAL_PASSED=$((TOTAL_PASSED + ${counts% *}))
    TOTAL_FAILED=$((TOTAL_FAILED + ${counts#* }))
