@@ -80,6 +80,11 @@ cmd_fuzz() {
 CK_FUZZ_TEST_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 1
                    --policies default,random:7
                    --invalid-kinds active-count,recursion,transmit-in-helper,transmit-local-pointer)
+# The same seeds on zink over the build's lavapipe, where the random policy
+# kills in the running dispatch (ck/dispatch.h) and every SPIR-V module zink
+# builds must pass spirv-val.
+CK_FUZZ_ZINK_ARGS=(--count 4 --seed 9001 --max-size 2 --launches 1 --invalid-every 0
+                   --rusticl-driver zink --policies random:7 --units 2)
 
 # fuzz_step TITLE LOG LINES PASS_REGEX SCRIPT [ARGS...]: runs the Python
 # SCRIPT into LOG, shows its last LINES lines, and counts a pass when it
@@ -110,6 +115,10 @@ run_fuzz_suite() {
    fuzz_step "fuzz: fixed seeds ${CK_FUZZ_TEST_ARGS[*]}" "$out.run.log" 6 \
       '^fuzz: [1-9][0-9]* programs, 0 mismatches, 0 crashes, 0 hangs, 0 wrong diagnostics$' \
       "$CK_ROOT/tests/fuzz/fuzz.py" --out "$out/run" --quiet "${paths[@]}" "${CK_FUZZ_TEST_ARGS[@]}"
+   VK_DRIVER_FILES=$CK_LINE/lvp_icd.json \
+      fuzz_step "fuzz on zink: fixed seeds ${CK_FUZZ_ZINK_ARGS[*]}" "$out.zink.log" 6 \
+      '^fuzz: [1-9][0-9]* programs, 0 mismatches, 0 crashes, 0 hangs, 0 wrong diagnostics$' \
+      "$CK_ROOT/tests/fuzz/fuzz.py" --out "$out/zink" --quiet "${paths[@]}" "${CK_FUZZ_ZINK_ARGS[@]}"
    fuzz_step "fuzz: a run stopped by SIGTERM" "$out.stop.log" 3 '^test_stop: PASS$' \
       "$CK_ROOT/tests/fuzz/test_stop.py" "$CK_ROOT/tests/fuzz/fuzz.py" "$out/stop" "${paths[@]}"
    CK_STEP=""

@@ -20,8 +20,9 @@ Builds if needed, then runs every test the project has:
   3. the fuzz suite: the differential fuzzer's self-test (it must catch a
      nondeterministic program, a blocking block that ends off the value
      the generator computed, a hang and a wrong diagnostic), then fixed
-     seeds on PoCL and rusticl (with an ordinary variant), and a run
-     stopped by SIGTERM (tests/fuzz/, 'tools/ck fuzz');
+     seeds on PoCL and rusticl (with an ordinary variant), the same seeds
+     on zink under the random policy, and a run stopped by SIGTERM
+     (tests/fuzz/, 'tools/ck fuzz');
   4. the piglit gate ('tools/ck piglit') on llvmpipe and on zink over
      lavapipe, unless --no-piglit.
 Steps that leave a CPU idle run side by side, each group's output printed
