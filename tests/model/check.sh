@@ -1,6 +1,7 @@
 #!/bin/bash
-# Model-checks the kernel-scheduler protocol (protocol.pml) and the
-# occupancy discovery of the zink backend (discovery.pml) with spin:
+# Model-checks the kernel-scheduler protocol (protocol.pml), and the
+# occupancy discovery (discovery.pml) and parked late work-groups
+# (parking.pml) of the zink backend with spin:
 #   check.sh             every kernel and policy, N <= 4 work-groups on 2-3
 #                        units, exhaustively: assertions and valid end states,
 #                        then non-progress cycles under weak fairness, except
@@ -8,7 +9,10 @@
 #                        the default and random policies; the mixed kernels
 #                        (barrier identity) with N <= 3 on 2 units, and N = 3
 #                        on 3 units under the never policy (safety only);
-#                        discovery with N <= 4 work-groups on 2-3 slots
+#                        discovery with N <= 4 work-groups on 2-3 slots;
+#                        the parked late work-groups of a dispatched launch
+#                        (parking.pml) with N <= 4 on 2 slots, and N = 3 on
+#                        3 slots (safety only)
 #   check.sh --full      those as well (3.5 to 8.5 minutes and up to 7 GB
 #                        each; docs/protocol-model.md has the results), and
 #                        the mixed kernels on 3 units under every policy
@@ -106,6 +110,9 @@ safety -DKERNEL_MIXED -DPOLICY_NEVER -DN=3 -DUNITS=3 -DMUTATE_CLEAR_BY_STORE
 safety -DKERNEL_MIXED -DMIX_RESIZE -DPOLICY_NEVER -DN=2 -DUNITS=2 -DMUTATE_NO_CLEAR
 safety discovery.pml -DN=3 -DSLOTS=2 -DMUTATE_NO_CLOSE
 safety discovery.pml -DN=3 -DSLOTS=2 -DMUTATE_CLOSE_FIRST
+safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_REQUESTS_FIRST
+safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_LEAVE_UNOFFERED
+safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_CLAIM_BY_LOAD
 EOF
 else
    full=0
@@ -148,6 +155,16 @@ else
       read -r n slots <<<"$size"
       plan+=("check safety discovery.pml -DN=$n -DSLOTS=$slots"
              "check liveness discovery.pml -DN=$n -DSLOTS=$slots")
+   done
+   # Forks and kills of a dispatched launch: parked late work-groups.
+   for size in "3 2" "4 2" "3 3"; do
+      read -r n slots <<<"$size"
+      plan+=("check safety parking.pml -DN=$n -DSLOTS=$slots")
+      if [ "$slots" = 3 ] && [ $full -eq 0 ]; then
+         plan+=("note liveness parking.pml -DN=$n -DSLOTS=$slots: left to check.sh --full")
+      else
+         plan+=("check liveness parking.pml -DN=$n -DSLOTS=$slots")
+      fi
    done
 fi
 
