@@ -117,7 +117,17 @@ enum ck_context_word {
                                 work-groups that start beside it (a GPU's
                                 first wave, a CPU's other compute threads)
                                 have that long to join */
-   CK_HEADER_WORDS = 23
+   CK_RETURNED = 23,         /* work-groups that returned from the kernel
+                                function (they stay active): the launch is
+                                over once every active work-group returned */
+   CK_PARK_LATE = 24,        /* with the discovery poll: 1 if a work-group
+                                that finds the poll closed offers itself to
+                                forks and waits for one (the policy offers
+                                free units to forks; see below), 0 if it
+                                leaves, set by the driver */
+   CK_FORKS_CLAIMED = 25,    /* published forks that a parked late
+                                work-group took (with CK_PARK_LATE) */
+   CK_HEADER_WORDS = 26
 };
 
 /* Occupancy discovery (OOPSLA'16 §3), in CK_DISCOVERY_POLL: the
@@ -129,9 +139,30 @@ enum ck_context_word {
  * unless another did) and sets M to the final count with a CAS from 0;
  * under the random policy (CK_RANDOM_SEED not 0) the work-group whose CAS
  * set M also posts M - 1 kill requests. A work-group that finds the poll
- * closed leaves before it touches anything else. Those that joined had all started before any
+ * closed leaves before it touches anything else, unless CK_PARK_LATE asks
+ * it to park. Those that joined had all started before any
  * closed it, so they are resident together, and their ids are [0, M).
- * tests/model/discovery.pml checks this with spin. */
+ * tests/model/discovery.pml checks this with spin.
+ *
+ * Parked late work-groups (CK_PARK_LATE). A work-group of the dispatch that
+ * starts after the poll closed runs on a unit that a work-group of the
+ * launch gave back (it returned or was killed): a free unit, which the
+ * scheduler of ck/scheduler.h would offer to forks. It offers itself
+ * (CK_FORK_OFFERS + 1) and polls, as the scheduler's parked units do:
+ * while CK_FORKS_PUBLISHED exceeds CK_FORKS_CLAIMED it looks for a ready
+ * slot, takes it with an exchange of the slot's ready flag and runs as that
+ * fork (CK_FORKS_CLAIMED + 1); once the launch is over (CK_RETURNED equals
+ * M) or stuck (CK_STUCK_BARRIER), it withdraws an offer
+ * with a CAS that lowers CK_FORK_OFFERS, and leaves. Parked work-groups are
+ * the standing offers plus the reserved forks not yet claimed: the kernel
+ * reserves forks only against offers it took, and a parked work-group
+ * leaves only by withdrawing a standing offer, so every reserved fork finds
+ * one. A reserved fork counts in M until it returns, so a launch is over
+ * only when none is unclaimed, and every parked work-group then finds an
+ * offer to withdraw. Under the random policy the kernel also keeps the
+ * kill requests (CK_RANDOM_SEED): M - 1 at the discovery's close, and a
+ * fork's count after its add on M. tests/model/parking.pml checks this
+ * with spin. */
 #define CK_POLL_DISCOVER 0x80000000u
 #define CK_POLL_OPEN 0x40000000u
 #define CK_POLL_COUNT_MASK 0x3fffffffu
@@ -195,7 +226,7 @@ ck_site_of_tag(unsigned int tag)
 
 /* The random policy (CK_POLICY=random:SEED). The scheduler keeps kill
  * requests posted for every work-group but 0 (where the driver dispatches,
- * the work-group that closes the discovery posts the first M - 1) and
+ * the kernel keeps them: see parked late work-groups above) and
  * offers every idle unit to forks, and gives each launch a nonzero
  * CK_RANDOM_SEED. The kernel then
  * decides each offer itself, at random:

@@ -192,6 +192,77 @@ kill_slow_path(CK_GLOBAL ck_word *ctx, ck_word group, int from_offer_kill)
    return 1;
 }
 
+/* Where the driver dispatches the launch whole (CK_DISCOVERY_POLL), no
+ * scheduler beside the kernel posts the random policy's kill requests: the
+ * kernel keeps one posted for every work-group but 0, adding `count` as M
+ * grows by that many. It adds after M does, and a kill claims its request
+ * before its CAS on M, so the requests never exceed M - 1 (what
+ * query_kill_count() promises). */
+static void
+request_random_kills(CK_GLOBAL ck_word *ctx, ck_word count)
+{
+   if (count != 0 && load(ctx, CK_DISCOVERY_POLL) != 0 && load(ctx, CK_RANDOM_SEED) != 0)
+      add(ctx, CK_KILL_REQUESTS, count);
+}
+
+/* Takes a published fork that no parked work-group took yet: the first
+ * ready slot whose flag it exchanges; 1 with its id. */
+static ck_word
+claim_fork(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *id)
+{
+   if (load(ctx, CK_FORKS_PUBLISHED) <= load(ctx, CK_FORKS_CLAIMED))
+      return 0;
+   const ck_word max_groups = load(ctx, CK_MAX_GROUPS);
+   ck_word claimed = 0;
+   for (ck_word group = 0; group < max_groups && !claimed; ++group) {
+      CK_GLOBAL ck_word *ready = slot_word(ctx, group, CK_SLOT_READY);
+      if (__ck_atomic_load(ready) != 0 && __ck_atomic_exchange(ready, 0) != 0) {
+         *id = group;
+         claimed = 1;
+      }
+   }
+   if (claimed)
+      add(ctx, CK_FORKS_CLAIMED, 1);
+   return claimed;
+}
+
+/* Whether no fork can come any more: every active work-group returned
+ * (CK_RETURNED equals M), or a barrier was found stuck, after which the
+ * work-groups leave. A parked work-group that judges it wrongly from
+ * reads of two moments cannot withdraw the offer that a reserved fork took
+ * (tests/model/parking.pml). */
+static int
+launch_over(CK_GLOBAL ck_word *ctx)
+{
+   const ck_word returned = load(ctx, CK_RETURNED);
+   const ck_word active = load(ctx, CK_ACTIVE_GROUPS);
+   const ck_word stuck = load(ctx, CK_STUCK_BARRIER);
+   return returned == active || stuck != 0;
+}
+
+/* A work-group that found the discovery poll closed (ck/context.h, parked
+ * late work-groups): 1 with the id of the fork it takes, 0 to leave. */
+static ck_word
+park(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *id)
+{
+   if (load(ctx, CK_PARK_LATE) == 0)
+      return 0;
+   add(ctx, CK_FORK_OFFERS, 1);
+   ck_word state = 0; /* 1: took a fork, 2: withdrew */
+   while (state == 0) {
+      if (claim_fork(ctx, id)) {
+         state = 1;
+      } else if (launch_over(ctx)) {
+         const ck_word offers = load(ctx, CK_FORK_OFFERS);
+         if (offers != 0 && compare_exchange(ctx, CK_FORK_OFFERS, offers, offers - 1))
+            state = 2;
+      } else {
+         __ck_spin_wait();
+      }
+   }
+   return state == 1;
+}
+
 /* One atomic load where the driver's scheduler starts the work-groups. Each
  * loop has one exit; the CAS loops run again only when another work-group's
  * CAS won, which changes the poll (joins and one close, at most N + 1
@@ -215,7 +286,7 @@ __ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, ck_word dispatched,
          poll = load(ctx, CK_DISCOVERY_POLL);
    }
    if (!joined)
-      return 0;
+      return park(ctx, id);
    /* Resident with every work-group that joined before it. Before it closes
     * the poll, the work-groups starting beside it (a GPU's first wave, the
     * other compute threads of a CPU) get time to join: it waits until the
@@ -239,13 +310,11 @@ __ck_discover(CK_GLOBAL ck_word *ctx, ck_word group, ck_word dispatched,
          poll = load(ctx, CK_DISCOVERY_POLL);
    }
    /* The count is final; whoever comes first sets M (a CAS from 0, as M
-    * only drops once set: a kill's decrement stays). Under the random
-    * policy it also posts the kill requests of every work-group but 0,
-    * which the driver, polling from the host, could post only later: a
-    * short launch would end first. */
+    * only drops once set: a kill's decrement stays), and under the random
+    * policy posts the kill requests of every work-group but 0. */
    const ck_word count = poll & CK_POLL_COUNT_MASK;
-   if (compare_exchange(ctx, CK_ACTIVE_GROUPS, 0, count) && load(ctx, CK_RANDOM_SEED) != 0)
-      add(ctx, CK_KILL_REQUESTS, count - 1);
+   if (compare_exchange(ctx, CK_ACTIVE_GROUPS, 0, count))
+      request_random_kills(ctx, count - 1);
    return 1;
 }
 
@@ -296,6 +365,7 @@ __ck_fork_reserve(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *first)
    if (offers > forks)
       add(ctx, CK_FORK_OFFERS, offers - forks);
    *first = reserve(ctx, forks);
+   request_random_kills(ctx, forks);
    return forks;
 }
 
@@ -701,4 +771,5 @@ __ck_record_return(CK_GLOBAL ck_word *ctx, ck_word group)
       record_return_logged(ctx, group);
    else
       __ck_atomic_max(header_word(ctx, CK_RETURNED_END), group + 1);
+   add(ctx, CK_RETURNED, 1);
 }

@@ -1,6 +1,7 @@
 // The policy of a cooperative launch on a driver that dispatches it whole
-// (ck/dispatch.h). The kernel's side of a kill is the same as under the
-// scheduler (src/protocol/kernel_side.c); only the requests' author differs.
+// (ck/dispatch.h). The kernel's side of kills and forks is the same as under
+// the scheduler (src/protocol/kernel_side.c); its parked late work-groups
+// stand for the scheduler's parked units.
 
 #include "ck/dispatch.h"
 
@@ -22,28 +23,6 @@ struct ck_dispatch_policy {
    bool print_stats = false;
    std::atomic<std::uint64_t> launches{0};
 };
-
-namespace {
-
-std::atomic_ref<std::uint32_t> header_word(std::uint32_t *context, ck_context_word word)
-{
-   return std::atomic_ref<std::uint32_t>(context[word]);
-}
-
-std::uint32_t read_word(const std::uint32_t *context, ck_context_word word)
-{
-   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t &>(context[word])).load();
-}
-
-void sample_active(ck_dispatch_launch &launch, std::uint32_t active)
-{
-   if (active == 0) // the discovery has not closed yet
-      return;
-   launch.min_active = launch.min_active ? std::min(launch.min_active, active) : active;
-   launch.max_active = std::max(launch.max_active, active);
-}
-
-} // namespace
 
 extern "C" {
 
@@ -72,47 +51,22 @@ void ck_dispatch_begin(ck_dispatch_policy *policy, ck_dispatch_launch *launch)
 {
    *launch = {};
    launch->rank = policy->launches.fetch_add(1);
-   if (policy->policy.kind == ck::Policy::Kind::Random) {
+   launch->park_late = policy->policy.kind != ck::Policy::Kind::Never;
+   if (policy->policy.kind == ck::Policy::Kind::Random)
       launch->seed = ck::launch_seed(policy->policy, std::uint32_t(launch->rank));
-      launch->poll = 1;
-   }
-}
-
-// The random policy keeps every kill that the launch can make requested
-// (the work-group that closes the discovery posts the first ones): it tops
-// the requests up to the killable work-groups with a CAS from the count it
-// read, so that requests posted, claimed or given back meanwhile make it
-// wait for the next poll. A kill claimed before that read and retired after
-// the read of M is counted twice, so the requests can exceed what M allows
-// by the kills in flight; as under the scheduler, a request that no
-// work-group can meet stays unmet (the top work-group that could meet it is
-// 0, or returned), and a resizing barrier that draws more kills than it can
-// make kills all but work-group 0.
-void ck_dispatch_poll(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
-                      std::uint32_t *context)
-{
-   const std::uint32_t posted = header_word(context, CK_KILL_REQUESTS).load();
-   const std::uint32_t active = header_word(context, CK_ACTIVE_GROUPS).load();
-   sample_active(*launch, active);
-   if (policy->policy.kind != ck::Policy::Kind::Random)
-      return;
-   const std::uint32_t killable =
-      ck::killable_groups(active, header_word(context, CK_RETURNED_END).load());
-   std::uint32_t expected = posted;
-   if (killable > posted)
-      header_word(context, CK_KILL_REQUESTS).compare_exchange_strong(expected, killable);
 }
 
 void ck_dispatch_end(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
                      const std::uint32_t *context, std::uint32_t max_groups, std::uint64_t ran_ns)
 {
-   // M started at the count that the discovery closed with.
-   const std::uint32_t poll = read_word(context, CK_DISCOVERY_POLL);
-   if (poll & CK_POLL_DISCOVER)
-      sample_active(*launch, poll & CK_POLL_COUNT_MASK);
-   sample_active(*launch, read_word(context, CK_ACTIVE_GROUPS));
-   launch->kills = read_word(context, CK_KILLS);
-   launch->forks = read_word(context, CK_FORKS);
+   // No scheduler event samples M in between: the discovery's count and
+   // the final M.
+   const std::uint32_t discovered = context[CK_DISCOVERY_POLL] & CK_POLL_COUNT_MASK;
+   const std::uint32_t final_active = context[CK_ACTIVE_GROUPS];
+   launch->min_active = std::min(discovered, final_active);
+   launch->max_active = std::max(discovered, final_active);
+   launch->kills = context[CK_KILLS];
+   launch->forks = context[CK_FORKS];
    if (!policy->print_stats)
       return;
    // The scheduler's statistics: no gathers, and no fork latencies.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-program-test.sh [--require-resizing] [--require-kills] [--no-warnings] [--cache-hit]
+# run-program-test.sh [--require-resizing] [--require-dispatched-resizing] [--no-warnings] [--cache-hit]
 #    [--chunks FORM] [--compiles N] [--vector-accesses] [--fences KIND]
 #    [--claim-order ORDER] [--asm FILECHECK] TESTER FILE.cl
 # Runs one piglit-format .cl program test with piglit's cl-program-tester and
@@ -7,10 +7,11 @@
 # project test must run on the patched Mesa). With --require-resizing, every
 # cooperative launch must also have killed and forked at least once
 # (CK_STATS=1 lines): a test of what happens around resizing points must not
-# pass by never reaching one. With --require-kills (a driver that offers no
-# forks: zink), every launch that had work-groups to kill (more than one
-# active) must have killed at least once, and one launch must have had
-# them, in one of up to 6 runs (each one must pass). With --no-warnings, the kernels are compiled
+# pass by never reaching one. With --require-dispatched-resizing (a driver
+# that dispatches a launch whole, whose work-groups discover which are
+# resident: zink), every launch in which two work-groups were active must
+# have killed or forked, and in one of up to 6 runs (each of which must
+# pass) a launch must have killed and one forked. With --no-warnings, the kernels are compiled
 # with the shader cache off (a cached kernel is not compiled, and prints
 # nothing) and Mesa must print no warning. With --cache-hit, the program
 # runs twice with a shader cache of its own, and the second run, whose
@@ -46,7 +47,7 @@
 # test for its results alone, and says so.
 set -u
 require_resizing=0
-require_kills=0
+require_dispatched_resizing=0
 no_warnings=0
 cache_hit=0
 chunks=
@@ -58,7 +59,7 @@ filecheck=
 while :; do
    case "$1" in
       --require-resizing) require_resizing=1; export CK_STATS=1 ;;
-      --require-kills) require_kills=1; export CK_STATS=1 ;;
+      --require-dispatched-resizing) require_dispatched_resizing=1; export CK_STATS=1 ;;
       --no-warnings) no_warnings=1; export MESA_SHADER_CACHE_DISABLE=true ;;
       --cache-hit) cache_hit=1 ;;
       --chunks) chunks=$2; shift
@@ -214,12 +215,14 @@ if [ $cache_hit -eq 1 ]; then
       exit 1
    fi
 fi
-# With --require-kills, a run whose launches all found one work-group
-# resident (zink's discovery) had nothing to kill: the program runs again,
-# each run checked, until one had.
+# With --require-dispatched-resizing (zink, whose discovery may find one
+# work-group resident, and whose forks need the dispatch's late
+# work-groups), every launch in which two or more work-groups were active
+# must have killed or forked, and the program runs again, each run checked,
+# until one of its launches killed and one forked.
 runs=1
-[ $require_kills -eq 1 ] && runs=6
-run=0
+[ $require_dispatched_resizing -eq 1 ] && runs=6
+run=0 killed=0 forked=0
 while [ $run -lt $runs ]; do
    run=$((run + 1))
    out=$("$tester" "$test_file" 2>&1)
@@ -229,10 +232,18 @@ while [ $run -lt $runs ]; do
       echo "run-program-test: $test_file did not pass (exit $rc)" >&2
       exit 1
    fi
-   # launches whose M reached 2 or more
-   killable=$(printf '%s\n' "$out" | grep '^ck: cooperative launch ' |
+   [ $require_dispatched_resizing -eq 1 ] || break
+   # launches in which M reached 2 or more
+   resizable=$(printf '%s\n' "$out" | grep '^ck: cooperative launch ' |
       grep -v -E 'active [01]\.\.[01],')
-   [ -n "$killable" ] && break
+   static=$(printf '%s\n' "$resizable" | grep -c -E ' 0 kills, 0 forks')
+   if [ -n "$resizable" ] && [ "$static" -ne 0 ]; then
+      echo "run-program-test: $static cooperative launches of $test_file had two work-groups active and neither killed nor forked" >&2
+      exit 1
+   fi
+   printf '%s\n' "$resizable" | grep -q -E ' [1-9][0-9]* kills' && killed=1
+   printf '%s\n' "$resizable" | grep -q -E ' [1-9][0-9]* forks' && forked=1
+   [ $killed -eq 1 ] && [ $forked -eq 1 ] && break
 done
 if [ $require_resizing -eq 1 ]; then
    launches=$(printf '%s\n' "$out" | grep -c '^ck: cooperative launch ')
@@ -243,16 +254,9 @@ if [ $require_resizing -eq 1 ]; then
       exit 1
    fi
 fi
-if [ $require_kills -eq 1 ]; then
-   if [ -z "$killable" ]; then
-      echo "run-program-test: in $runs runs of $test_file, no cooperative launch had work-groups to kill" >&2
-      exit 1
-   fi
-   unkilled=$(printf '%s\n' "$killable" | grep -c -E ' 0 kills')
-   if [ "$unkilled" -ne 0 ]; then
-      echo "run-program-test: $unkilled cooperative launches of $test_file had work-groups to kill and killed none" >&2
-      exit 1
-   fi
+if [ $require_dispatched_resizing -eq 1 ] && { [ $killed -eq 0 ] || [ $forked -eq 0 ]; }; then
+   echo "run-program-test: in $run runs of $test_file, no launch killed ($killed) or none forked ($forked)" >&2
+   exit 1
 fi
 if [ $no_warnings -eq 1 ] && printf '%s\n' "$out" | grep -q '^MESA: warning'; then
    echo "run-program-test: Mesa printed a warning for $test_file" >&2

@@ -205,6 +205,8 @@ attributes #4 = { convergent }
 ; CHECK-NEXT: store atomic i32 1, i32 addrspace(1)* %[[RUNLOCK]] seq_cst
 ; CHECK-NEXT: br label %[[RETDONE]]
 ; CHECK: {{^}}[[RETDONE]]:
+; CHECK-NEXT: %[[RETURNED:.*]] = getelementptr inbounds i32, i32 addrspace(1)* %__ck_context, i64 [[CK_RETURNED]]
+; CHECK-NEXT: atomicrmw add i32 addrspace(1)* %[[RETURNED]], i32 1 seq_cst
 ; CHECK-NEXT: br label %ck.return
 ; CHECK-NOT: call {{.*}}@__ck_{{([^s]|s[^p])}}
 ; CHECK: ck.exit:

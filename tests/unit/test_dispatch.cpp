@@ -1,8 +1,7 @@
 // The policy of a cooperative launch that a driver dispatches whole
-// (ck/dispatch.h, zink's backend): its seeds, the kill requests it posts,
-// and kills meeting them in a running launch, whose work-groups are host
-// threads that run the kernel side of the protocol, beside a thread that
-// polls for the driver.
+// (ck/dispatch.h, zink's backend): its seeds and its switch for parked late
+// work-groups, and whole dispatches of host threads that run the kernel
+// side of the protocol, with kills and forks under the random policy.
 // covers: 15-dispatched-kills
 
 #include "ck/context.h"
@@ -21,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -56,124 +56,96 @@ TEST(DispatchPolicy, TheRandomPolicySeedsEachLaunchAsTheSchedulerDoes)
       EXPECT_EQ(launch.rank, rank);
       EXPECT_EQ(launch.seed, launch_seed(random, rank));
       EXPECT_NE(launch.seed, 0u);
-      EXPECT_TRUE(launch.poll);
+      EXPECT_EQ(launch.park_late, 1u);
       seeds.push_back(launch.seed);
    }
    EXPECT_NE(seeds[0], seeds[1]);
    EXPECT_NE(seeds[1], seeds[2]);
 }
 
-TEST(DispatchPolicy, OnlyTheRandomPolicyAsksForKills)
+TEST(DispatchPolicy, LateWorkGroupsParkUnlessThePolicyIsNever)
 {
    for (const char *text : {"default", "never", "cap:1"}) {
       const PolicyPtr policy = policy_from_env(text);
       ck_dispatch_launch launch;
       ck_dispatch_begin(policy.get(), &launch);
       EXPECT_EQ(launch.seed, 0u) << text;
-      EXPECT_FALSE(launch.poll) << text;
-      host::Context context(8);
-      ck_context_init(context.data(), 8, 5);
-      ck_dispatch_poll(policy.get(), &launch, context.data());
-      EXPECT_EQ(context.word(CK_KILL_REQUESTS).load(), 0u) << text;
-      EXPECT_EQ(launch.min_active, 5u) << text;
+      EXPECT_EQ(launch.park_late, std::string(text) == "never" ? 0u : 1u) << text;
    }
 }
 
-TEST(DispatchPolicy, RandomRequestsWhatMAndTheReturnedWorkGroupsAllow)
-{
-   const PolicyPtr policy = policy_from_env("random:1");
-   ck_dispatch_launch launch;
-   ck_dispatch_begin(policy.get(), &launch);
-   host::Context context(8);
-   ck_context_init_discovery(context.data(), 8);
-   ck_dispatch_poll(policy.get(), &launch, context.data());
-   EXPECT_EQ(context.word(CK_KILL_REQUESTS).load(), 0u) << "nothing active before the discovery";
-   EXPECT_EQ(launch.max_active, 0u);
-
-   context.word(CK_ACTIVE_GROUPS).store(5); // the discovery closed with 5
-   ck_dispatch_poll(policy.get(), &launch, context.data());
-   EXPECT_EQ(context.word(CK_KILL_REQUESTS).load(), 4u) << "all but work-group 0";
-
-   // Work-group 4 claimed a request and retired.
-   context.word(CK_KILL_REQUESTS).store(3);
-   context.word(CK_ACTIVE_GROUPS).store(4);
-   ck_dispatch_poll(policy.get(), &launch, context.data());
-   EXPECT_EQ(context.word(CK_KILL_REQUESTS).load(), 3u);
-
-   // Work-groups 2 and 3 stay active once they returned: only those above
-   // the highest that returned can be killed, and requests are never taken
-   // back.
-   host::Context returned(8);
-   ck_context_init(returned.data(), 8, 6);
-   returned.word(CK_RETURNED_END).store(4);
-   ck_dispatch_poll(policy.get(), &launch, returned.data());
-   EXPECT_EQ(returned.word(CK_KILL_REQUESTS).load(), 2u);
-   returned.word(CK_RETURNED_END).store(6);
-   ck_dispatch_poll(policy.get(), &launch, returned.data());
-   EXPECT_EQ(returned.word(CK_KILL_REQUESTS).load(), 2u);
-
-   ck_dispatch_end(policy.get(), &launch, context.data(), 8, 1000);
-   EXPECT_EQ(launch.min_active, 4u);
-   EXPECT_EQ(launch.max_active, 6u);
-}
-
-TEST(DispatchPolicy, TheStatisticsStartFromTheDiscoveredCount)
+TEST(DispatchPolicy, TheStatisticsAreTheDiscoveredAndTheFinalM)
 {
    const PolicyPtr policy = policy_from_env("default");
    ck_dispatch_launch launch;
    ck_dispatch_begin(policy.get(), &launch);
    host::Context context(8);
    ck_context_init_discovery(context.data(), 8);
-   // Closed with 3 joined; 2 killed before any poll; 1 left.
+   // Closed with 3 joined; 2 killed, 4 forked: 5 at the end.
    context.word(CK_DISCOVERY_POLL).store(CK_POLL_DISCOVER | 3);
-   context.word(CK_ACTIVE_GROUPS).store(1);
+   context.word(CK_ACTIVE_GROUPS).store(5);
    context.word(CK_KILLS).store(2);
+   context.word(CK_FORKS).store(4);
    ck_dispatch_end(policy.get(), &launch, context.data(), 8, 1000);
-   EXPECT_EQ(launch.min_active, 1u);
-   EXPECT_EQ(launch.max_active, 3u);
+   EXPECT_EQ(launch.min_active, 3u);
+   EXPECT_EQ(launch.max_active, 5u);
    EXPECT_EQ(launch.kills, 2u);
+   EXPECT_EQ(launch.forks, 4u);
 }
 
 constexpr uint32_t rounds = 24;
 
+struct Round {
+   uint32_t round;
+};
+
 struct DispatchResult {
-   uint32_t initial = 0; // M at the start
+   uint32_t discovered = 0; // M when the discovery closed
    uint32_t final_active = 0;
-   uint32_t kills = 0;
-   uint64_t stats_kills = 0; // as ck_dispatch_end() read them
-   uint32_t stats_min_active = 0;
-   bool stuck = false, timed_out = false;
+   uint32_t kills = 0, forks = 0;
+   bool stuck = false;
    std::array<uint32_t, rounds> passed{}; // work-groups that passed each barrier
    std::array<uint32_t, rounds> ids{};    // their ids, one bit each
 };
 
-// One launch of `groups` work-groups, all active from the start (the
-// discovery is test_discovery.cpp's), each on a thread of its own, under
-// `policy`. The kernel: each round, some work, offer_kill, count itself,
-// then a global barrier; with the driver's thread polling the context
-// meanwhile.
-DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups)
+// One dispatch of `groups` work-groups taken in order by `slots` host
+// threads, each running one work-group to its end before it takes the next
+// (as a GPU and lavapipe's compute threads place them), under `policy`:
+// the discovery, late work-groups parked for forks, and the random
+// policy's kills, all on the kernel's side. The kernel: each round, some
+// work, offer_kill, request_fork (forks join there, with the round
+// transmitted), count itself, then a global barrier.
+DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned slots)
 {
    host::Context context(groups);
-   ck_context_init(context.data(), groups, groups);
+   ck_context_init_discovery(context.data(), groups);
+   context.word(CK_DISCOVERY_QUIET).store(1u << 12);
    ck_dispatch_launch launch;
    ck_dispatch_begin(policy, &launch);
    context.word(CK_RANDOM_SEED).store(launch.seed);
+   context.word(CK_PARK_LATE).store(launch.park_late);
 
    DispatchResult result;
    std::array<std::atomic<uint32_t>, rounds> passed{}, ids{};
-   std::atomic<uint32_t> unfinished{groups};
+   std::atomic<uint32_t> next{0}, unfinished{slots};
    std::atomic<bool> stuck{false};
-   const auto deadline = std::chrono::steady_clock::now() + 20s;
-   auto work_group = [&](uint32_t id) {
+   auto work_group = [&](uint32_t hardware_id) {
+      ck_word id = 0;
+      if (!__ck_discover(context.data(), hardware_id, groups, &id))
+         return;
       host::WorkGroup group(context, id);
-      for (uint32_t round = 0; round < rounds; ++round) {
-         // Work of a round, long enough for the driver to poll in it.
-         const auto until = std::chrono::steady_clock::now() + 50us;
-         while (std::chrono::steady_clock::now() < until)
-            ;
-         if (group.offer_kill())
-            return;
+      uint32_t round = group.resume_point() != 0 ? group.transmitted<Round>().round : 0;
+      bool joined = group.resume_point() != 0;
+      for (; round < rounds; ++round) {
+         if (!joined) {
+            const auto until = std::chrono::steady_clock::now() + 20us;
+            while (std::chrono::steady_clock::now() < until)
+               ;
+            if (group.offer_kill())
+               return;
+            group.request_fork(1, Round{round});
+         }
+         joined = false;
          passed[round].fetch_add(1);
          ids[round].fetch_or(1u << id);
          if (group.global_barrier()) {
@@ -183,79 +155,85 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups)
       }
    };
    std::vector<std::thread> threads;
-   for (uint32_t id = 0; id < groups; ++id)
-      threads.emplace_back([&, id] {
-         work_group(id);
+   for (unsigned slot = 0; slot < slots; ++slot)
+      threads.emplace_back([&] {
+         for (uint32_t g; (g = next.fetch_add(1)) < groups;)
+            work_group(g);
          unfinished.fetch_sub(1);
       });
-   std::thread driver([&] {
-      while (unfinished.load() != 0 && std::chrono::steady_clock::now() < deadline) {
-         if (launch.poll)
-            ck_dispatch_poll(policy, &launch, context.data());
-         std::this_thread::sleep_for(20us);
-      }
-   });
-   driver.join();
-   result.timed_out = unfinished.load() != 0;
-   if (result.timed_out) { // the work-groups hang in a barrier: fail loudly, now
-      std::fprintf(stderr, "a launch did not complete in 20 s\n");
+   const auto deadline = std::chrono::steady_clock::now() + 20s;
+   while (unfinished.load() != 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(1ms);
+   if (unfinished.load() != 0) { // a work-group hangs: fail loudly, now
+      std::fprintf(stderr, "a dispatch did not complete in 20 s\n");
       std::quick_exit(EXIT_FAILURE);
    }
    for (std::thread &thread : threads)
       thread.join();
    ck_dispatch_end(policy, &launch, context.data(), groups, 0);
-   result.initial = groups;
+   result.discovered = context.word(CK_DISCOVERY_POLL).load() & CK_POLL_COUNT_MASK;
    result.final_active = context.word(CK_ACTIVE_GROUPS).load();
    result.kills = context.word(CK_KILLS).load();
-   result.stats_kills = launch.kills;
-   result.stats_min_active = launch.min_active;
+   result.forks = context.word(CK_FORKS).load();
    result.stuck = stuck.load();
    for (uint32_t round = 0; round < rounds; ++round) {
       result.passed[round] = passed[round].load();
       result.ids[round] = ids[round].load();
    }
+   EXPECT_EQ(context.word(CK_FORK_OFFERS).load(), 0u) << "a parked work-group left its offer";
+   EXPECT_EQ(context.word(CK_FORKS_CLAIMED).load(), result.forks) << "a fork never started";
+   EXPECT_LE(context.word(CK_KILL_REQUESTS).load() + 1, result.final_active)
+      << "more kills requested than M - 1";
    return result;
 }
 
-// Every round's work-groups are [0, k) with k never growing, the kills are
-// the work-groups lost, and the statistics say so.
+// Every round's work-groups are [0, k), and M moved only by the kills and
+// forks counted.
 void check(const DispatchResult &result)
 {
    ASSERT_FALSE(result.stuck);
-   uint32_t before = result.initial;
    for (uint32_t round = 0; round < rounds; ++round) {
       const uint32_t passed = result.passed[round];
       EXPECT_GE(passed, 1u) << "work-group 0 is never killed";
-      EXPECT_LE(passed, before) << "round " << round;
       EXPECT_EQ(result.ids[round], (passed == 32 ? ~0u : (1u << passed) - 1))
          << "round " << round << ": not the ids [0, " << passed << ")";
-      before = passed;
    }
    EXPECT_EQ(result.final_active, result.passed[rounds - 1]);
-   EXPECT_EQ(result.kills, result.initial - result.final_active);
-   EXPECT_EQ(result.stats_kills, result.kills);
-   EXPECT_EQ(result.stats_min_active, result.final_active);
+   EXPECT_EQ(result.final_active + result.kills, result.discovered + result.forks);
 }
 
-TEST(DispatchPolicy, TheRandomPolicyKillsInARunningDispatch)
+TEST(DispatchPolicy, UnderTheRandomPolicyADispatchKillsAndItsLateWorkGroupsFork)
 {
    const PolicyPtr policy = policy_from_env("random:3");
-   uint32_t kills = 0;
-   for (int round = 0; round < 40 && !HasFailure() && kills < 8; ++round) {
-      const DispatchResult result = dispatch(policy.get(), 4);
+   uint32_t kills = 0, forks = 0;
+   for (int round = 0; round < 40 && !HasFailure() && (kills < 8 || forks < 8); ++round) {
+      const DispatchResult result = dispatch(policy.get(), 16, 3);
       check(result);
       kills += result.kills;
+      forks += result.forks;
    }
-   EXPECT_GE(kills, 8u) << "the random policy's requests met few kills";
+   EXPECT_GE(kills, 8u);
+   EXPECT_GE(forks, 8u) << "the parked late work-groups took few forks";
 }
 
-TEST(DispatchPolicy, TheDefaultPolicyKillsNothing)
+TEST(DispatchPolicy, UnderTheDefaultPolicyLateWorkGroupsTakeForksAndNothingIsKilled)
 {
    const PolicyPtr policy = policy_from_env("default");
    for (int round = 0; round < 10 && !HasFailure(); ++round) {
-      const DispatchResult result = dispatch(policy.get(), 4);
+      const DispatchResult result = dispatch(policy.get(), 16, 3);
       check(result);
       EXPECT_EQ(result.kills, 0u);
+   }
+}
+
+TEST(DispatchPolicy, UnderNeverLateWorkGroupsLeave)
+{
+   const PolicyPtr policy = policy_from_env("never");
+   for (int round = 0; round < 10 && !HasFailure(); ++round) {
+      const DispatchResult result = dispatch(policy.get(), 16, 3);
+      check(result);
+      EXPECT_EQ(result.kills, 0u);
+      EXPECT_EQ(result.forks, 0u);
    }
 }
 
