@@ -31,12 +31,7 @@ ck_dispatch_policy *ck_dispatch_policy_create(void)
    auto *dispatch_policy = new (std::nothrow) ck_dispatch_policy;
    if (!dispatch_policy)
       return nullptr;
-   if (const char *text = std::getenv("CK_POLICY")) {
-      if (const auto parsed = ck::parse_policy(text))
-         dispatch_policy->policy = *parsed;
-      else
-         std::fprintf(stderr, "ck scheduler: invalid CK_POLICY '%s', using 'default'\n", text);
-   }
+   dispatch_policy->policy = ck::policy_from_env();
    const char *stats = std::getenv("CK_STATS");
    dispatch_policy->print_stats = stats && std::string(stats) == "1";
    return dispatch_policy;

@@ -3,6 +3,8 @@
 #include "ck/context.h"
 
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ck {
 
@@ -46,6 +48,17 @@ std::optional<Policy> parse_policy(std::string_view text)
       return policy;
    }
    return std::nullopt;
+}
+
+Policy policy_from_env()
+{
+   const char *text = std::getenv("CK_POLICY");
+   if (!text)
+      return Policy{};
+   if (const auto parsed = parse_policy(text))
+      return *parsed;
+   std::fprintf(stderr, "ck scheduler: invalid CK_POLICY '%s', using 'default'\n", text);
+   return Policy{};
 }
 
 std::uint32_t launch_seed(const Policy &policy, std::uint32_t launch)

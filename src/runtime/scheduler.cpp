@@ -1164,8 +1164,9 @@ void ck_scheduler::gather(int64_t need, int priority)
 // from the kernel (it stays active but never offers again).
 int64_t ck_scheduler::killable(const ck_launch &kernel)
 {
-   return ck::killable_groups(header_word(kernel.context, CK_ACTIVE_GROUPS).load(),
-                              header_word(kernel.context, CK_RETURNED_END).load());
+   const uint32_t floor = std::max(1u, header_word(kernel.context, CK_RETURNED_END).load());
+   return std::max<int64_t>(0, int64_t(header_word(kernel.context, CK_ACTIVE_GROUPS).load()) -
+                                  int64_t(floor));
 }
 
 // How many more kills the kernel can be asked for.
@@ -1525,13 +1526,7 @@ extern "C" {
 
 ck_scheduler *ck_scheduler_create(unsigned units)
 {
-   ck::Policy policy;
-   if (const char *text = std::getenv("CK_POLICY")) {
-      if (const auto parsed = ck::parse_policy(text))
-         policy = *parsed;
-      else
-         std::fprintf(stderr, "ck scheduler: invalid CK_POLICY '%s', using 'default'\n", text);
-   }
+   const ck::Policy policy = ck::policy_from_env();
    const auto enabled = [](const char *name) {
       const char *value = std::getenv(name);
       return value && std::string(value) == "1";
