@@ -10,7 +10,7 @@
 # pass by never reaching one. With --require-dispatched-resizing (a driver
 # that dispatches a launch whole, whose work-groups discover which are
 # resident: zink), every launch in which two work-groups were active must
-# have killed or forked, and in one of up to 6 runs (each of which must
+# have killed or forked, and in one of up to 20 runs (each of which must
 # pass) a launch must have killed and one forked. With --no-warnings, the kernels are compiled
 # with the shader cache off (a cached kernel is not compiled, and prints
 # nothing) and Mesa must print no warning. With --cache-hit, the program
@@ -221,7 +221,7 @@ fi
 # must have killed or forked, and the program runs again, each run checked,
 # until one of its launches killed and one forked.
 runs=1
-[ $require_dispatched_resizing -eq 1 ] && runs=6
+[ $require_dispatched_resizing -eq 1 ] && runs=20
 run=0 killed=0 forked=0
 while [ $run -lt $runs ]; do
    run=$((run + 1))
