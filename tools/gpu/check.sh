@@ -18,6 +18,7 @@
 #   bundle        every library the bundle's programs load comes from the
 #                 bundle, or is glibc's or GCC's runtime
 #   clinfo        the zink device and its extensions
+#   units         its compute units (more than 1 on NVIDIA's driver)
 #   programs      the program tests that run on zink: ordinary kernels,
 #                 and cooperative ones whose results hold for any M
 #   discovery     64 work-groups per launch, those resident together
@@ -28,7 +29,8 @@
 #   table2        the applications' Table 2 (cooperative against
 #                 persistent-thread builds) at test scale, on as many
 #                 work-groups as the device's compute units (zink reports
-#                 1 where Vulkan gives no count)
+#                 NVIDIA's SMs and AMD's compute units, which their Vulkan
+#                 drivers count in vendor extensions, and 1 elsewhere)
 # Figure 5 needs kills of cooperative work-groups, which zink does not ask
 # for yet (docs/zink-backend.md, step 4).
 set -uo pipefail
@@ -133,6 +135,20 @@ step bundle 60 bash -c bundle_complete
 # a zink device, whose extensions include the project's
 step clinfo 60 sh -c "'$b/bin/clinfo' && '$b/bin/clinfo' | grep -q 'Device Name .*zink' &&
    '$b/bin/clinfo' | grep '^ *Device Extensions  ' | grep -q cl_ext_cooperative_kernels"
+# compute_units: the zink device's CL_DEVICE_MAX_COMPUTE_UNITS, which on
+# NVIDIA's Vulkan driver is its SM count (VK_NV_shader_sm_builtins)
+compute_units() {
+   local units
+   units=$("$b/bin/clinfo" | awk '/^ *Max compute units/ { print $NF; exit }')
+   echo "compute units: ${units:-none reported}"
+   case "${VK_DRIVER_FILES:-}" in
+      *nvidia*) [ "${units:-0}" -gt 1 ] ;;
+      *) [ -n "$units" ] ;;
+   esac
+}
+export -f compute_units
+step units 60 bash -c compute_units
+grep '^compute units: ' "$out/steps.log" | tail -1 >> "$summary"
 export -f program_tests
 step programs 180 bash -c program_tests
 # the test bounds M by LP_NUM_THREADS: on a GPU, by the 64 launched
