@@ -12,7 +12,10 @@
 #                        discovery with N <= 4 work-groups on 2-3 slots;
 #                        the parked late work-groups of a dispatched launch
 #                        (parking.pml) with N <= 4 on 2 slots, and N = 3 on
-#                        3 slots (safety only)
+#                        3 slots (safety only); zink's batch ids on two
+#                        queues (timelines.pml), 3 batches and 2 waiting
+#                        threads, 4 batches and 1 (safety: its waits end by
+#                        assertion, not by spin's liveness search)
 #   check.sh --full      those as well (3.5 to 8.5 minutes and up to 7 GB
 #                        each; docs/protocol-model.md has the results), and
 #                        the mixed kernels on 3 units under every policy
@@ -113,6 +116,9 @@ safety discovery.pml -DN=3 -DSLOTS=2 -DMUTATE_CLOSE_FIRST
 safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_REQUESTS_FIRST
 safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_LEAVE_UNOFFERED
 safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_CLAIM_BY_LOAD
+safety timelines.pml -DN=3 -DMUTATE_NO_CLAMP
+safety timelines.pml -DN=3 -DMUTATE_MAIN_TIMELINE
+safety timelines.pml -DN=3 -DMUTATE_LOWERING
 EOF
 else
    full=0
@@ -166,6 +172,9 @@ else
          plan+=("check liveness parking.pml -DN=$n -DSLOTS=$slots")
       fi
    done
+   # zink's batch ids on its main and cooperative queues.
+   plan+=("check safety timelines.pml -DN=3 -DOBSERVERS=2"
+          "check safety timelines.pml -DN=4 -DOBSERVERS=1")
 fi
 
 if [ -n "${CK_MODEL_ONLY:-}" ]; then

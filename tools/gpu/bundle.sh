@@ -26,6 +26,7 @@ programs=(
    /usr/lib/x86_64-linux-gnu/piglit/bin/cl-program-tester
    "$line/ck/tests/apps"
    "$line/ck/tests/discovery"
+   "$line/ck/tests/beside_cooperative"
    "$line/ck/tests/launch_reuse"
    "$line/ck/bench/ck-eval"
 )

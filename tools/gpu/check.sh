@@ -60,7 +60,8 @@ export MESA_SHADER_CACHE_DIR=$work/shader-cache
 unset OCL_ICD_FILENAMES CK_POLICY CK_CAP_FILE LIBGL_ALWAYS_SOFTWARE
 export RUSTICL_ENABLE=swrast GALLIUM_DRIVER=zink
 if [ "$lavapipe" = --lavapipe ]; then
-   export VK_DRIVER_FILES=$b/lib/lvp_icd.json LIBGL_ALWAYS_SOFTWARE=1
+   # with the compute queue on which zink runs cooperative launches
+   export VK_DRIVER_FILES=$b/lib/lvp_icd.json LIBGL_ALWAYS_SOFTWARE=1 LVP_COMPUTE_QUEUES=1
    export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
 else
    nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -154,6 +155,9 @@ step programs 180 bash -c program_tests
 # the test bounds M by LP_NUM_THREADS: on a GPU, by the 64 launched
 step discovery 60 env LP_NUM_THREADS="${LP_NUM_THREADS:-64}" "$b/bin/discovery"
 step launch_reuse 60 "$b/bin/launch_reuse"
+# an ordinary kernel of another queue runs beside a cooperative one (zink's
+# second queue); each waits for the other for at most 2^24 reads
+step beside_cooperative 60 env CK_BESIDE_READS=16777216 "$b/bin/beside_cooperative"
 step apps 120 env CK_POLICY=never "$b/bin/apps" "$b/share/kernels" "$b/share/include"
 step table2 120 env CK_POLICY=never "$b/bin/ck-eval" table2 --scale test --repeats 3 \
    --out "$out/table2" --kernels "$b/share/kernels" --include "$b/share/include"

@@ -308,7 +308,8 @@ check_driver() {
 # mesa_env_exports [DRIVER [ICD_DIR [VK_ICD]]]: the environment that runs
 # OpenCL programs on rusticl of the Mesa that ICD_DIR names (the patched
 # build's by default), on DRIVER (CK_DRIVER by default): llvmpipe, or zink
-# over the lavapipe that the Vulkan ICD file VK_ICD names (the build's).
+# over the lavapipe that the Vulkan ICD file VK_ICD names (the build's),
+# with the compute queue on which zink runs cooperative launches.
 # Without a DRM device zink comes through the software pipe loader's device
 # (rusticl's RUSTICL_ENABLE name for it is swrast, or llvmpipe), which makes
 # the screen GALLIUM_DRIVER names; zink takes a CPU Vulkan device only with
@@ -321,7 +322,10 @@ mesa_env_exports() {
       llvmpipe) printf 'export RUSTICL_ENABLE=llvmpipe\n' ;;
       zink)
          printf 'export RUSTICL_ENABLE=swrast GALLIUM_DRIVER=zink LIBGL_ALWAYS_SOFTWARE=1\n'
-         printf 'export VK_DRIVER_FILES=%q\n' "$vk_icd" ;;
+         # lavapipe's compute queue (0052), where zink runs cooperative
+         # launches beside the rest (0055)
+         printf 'export VK_DRIVER_FILES=%q LVP_COMPUTE_QUEUES=%q\n' "$vk_icd" \
+            "${LVP_COMPUTE_QUEUES:-1}" ;;
    esac
 }
 
