@@ -124,7 +124,8 @@ enum ck_context_word {
                                 that finds the poll closed offers itself to
                                 forks and waits for one (the policy offers
                                 free units to forks; see below), 0 if it
-                                leaves, set by the driver */
+                                leaves, set by the driver, which clears it
+                                while other work waits for units */
    CK_FORKS_CLAIMED = 25,    /* published forks that a parked late
                                 work-group took (with CK_PARK_LATE) */
    CK_HEADER_WORDS = 26
@@ -159,9 +160,13 @@ enum ck_context_word {
  * leaves only by withdrawing a standing offer, so every reserved fork finds
  * one. A reserved fork counts in M until it returns, so a launch is over
  * only when none is unclaimed, and every parked work-group then finds an
- * offer to withdraw. Under the random policy the kernel also keeps the
- * kill requests (CK_RANDOM_SEED): M - 1 at the discovery's close, and a
- * fork's count after its add on M. tests/model/parking.pml checks this
+ * offer to withdraw. While the driver keeps CK_PARK_LATE cleared (other
+ * work waits for units, ck/dispatch.h), late work-groups leave at once and
+ * parked ones withdraw an offer and leave, or take the fork that took it.
+ * Under the random policy the kernel also keeps the kill requests
+ * (CK_RANDOM_SEED): M - 1 at the discovery's close, and a fork's count
+ * after its add on M. Under the default policy the driver posts them while
+ * other work waits (ck/dispatch.h). tests/model/parking.pml checks both
  * with spin. */
 #define CK_POLL_DISCOVER 0x80000000u
 #define CK_POLL_OPEN 0x40000000u

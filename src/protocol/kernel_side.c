@@ -241,7 +241,10 @@ launch_over(CK_GLOBAL ck_word *ctx)
 }
 
 /* A work-group that found the discovery poll closed (ck/context.h, parked
- * late work-groups): 1 with the id of the fork it takes, 0 to leave. */
+ * late work-groups): 1 with the id of the fork it takes, 0 to leave. The
+ * driver clears CK_PARK_LATE while other work waits for units: a parked
+ * work-group then withdraws its offer and leaves as at the launch's end,
+ * unless a reserved fork took it, which it then takes. */
 static ck_word
 park(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *id)
 {
@@ -252,10 +255,12 @@ park(CK_GLOBAL ck_word *ctx, CK_PRIVATE ck_word *id)
    while (state == 0) {
       if (claim_fork(ctx, id)) {
          state = 1;
-      } else if (launch_over(ctx)) {
+      } else if (launch_over(ctx) || load(ctx, CK_PARK_LATE) == 0) {
          const ck_word offers = load(ctx, CK_FORK_OFFERS);
          if (offers != 0 && compare_exchange(ctx, CK_FORK_OFFERS, offers, offers - 1))
             state = 2;
+         else
+            __ck_spin_wait();
       } else {
          __ck_spin_wait();
       }

@@ -12,13 +12,17 @@
 #                        discovery with N <= 4 work-groups on 2-3 slots;
 #                        the parked late work-groups of a dispatched launch
 #                        (parking.pml) with N <= 4 on 2 slots, and N = 3 on
-#                        3 slots (safety only); zink's batch ids on two
-#                        queues (timelines.pml), 3 batches and 2 waiting
-#                        threads, 4 batches and 1 (safety: its waits end by
+#                        3 slots (safety only); the same under the default
+#                        policy with the driver's kill requests (-DDEMAND)
+#                        with N = 3 on 2 slots; zink's batch ids on two queues
+#                        (timelines.pml), 3 batches and 2 waiting threads,
+#                        4 batches and 1 (safety: its waits end by
 #                        assertion, not by spin's liveness search)
-#   check.sh --full      those as well (3.5 to 8.5 minutes and up to 7 GB
-#                        each; docs/protocol-model.md has the results), and
-#                        the mixed kernels on 3 units under every policy
+#   check.sh --full      those as well (3.5 to 9 minutes and up to 7 GB
+#                        each; docs/protocol-model.md has the results), the
+#                        mixed kernels on 3 units under every policy, and
+#                        the driver's kill requests with N = 4 on 2 slots,
+#                        and N = 3 on 3 slots (safety, 2 host steps)
 #   check.sh --mutants   each mutation of the model must make spin fail
 # Runs one verifier per CPU at a time (CK_MODEL_JOBS to choose), each with
 # its share of the available memory. CK_MODEL_ONLY (an extended regular
@@ -116,6 +120,8 @@ safety discovery.pml -DN=3 -DSLOTS=2 -DMUTATE_CLOSE_FIRST
 safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_REQUESTS_FIRST
 safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_LEAVE_UNOFFERED
 safety parking.pml -DN=3 -DSLOTS=2 -DMUTATE_CLAIM_BY_LOAD
+safety parking.pml -DDEMAND -DN=3 -DSLOTS=2 -DMUTATE_HOST_M_FIRST
+safety parking.pml -DDEMAND -DN=3 -DSLOTS=2 -DMUTATE_PARKED_LEAVE_ON_DEMAND
 safety timelines.pml -DN=3 -DMUTATE_NO_CLAMP
 safety timelines.pml -DN=3 -DMUTATE_MAIN_TIMELINE
 safety timelines.pml -DN=3 -DMUTATE_LOWERING
@@ -170,6 +176,29 @@ else
          plan+=("note liveness parking.pml -DN=$n -DSLOTS=$slots: left to check.sh --full")
       else
          plan+=("check liveness parking.pml -DN=$n -DSLOTS=$slots")
+      fi
+   done
+   # The same under the default policy, whose kill requests the driver
+   # posts while other work waits (DEMAND): its host multiplies the states.
+   for size in "3 2" "4 2" "3 3"; do
+      read -r n slots <<<"$size"
+      defines="-DDEMAND -DN=$n -DSLOTS=$slots"
+      if [ "$slots" = 3 ]; then
+         # 3 host steps need more than 137 million states.
+         defines+=" -DHOST_STEPS=2"
+         if [ $full -eq 0 ]; then
+            plan+=("note safety parking.pml $defines: left to check.sh --full")
+         else
+            plan+=("check safety parking.pml $defines")
+         fi
+         plan+=("note liveness parking.pml $defines: left out (twice safety's 53 million states)")
+         continue
+      fi
+      if [ "$n" = 4 ] && [ $full -eq 0 ]; then
+         # 27 million states and a minute for safety alone
+         plan+=("note safety and liveness parking.pml $defines: left to check.sh --full")
+      else
+         plan+=("check safety parking.pml $defines" "check liveness parking.pml $defines")
       fi
    done
    # zink's batch ids on its main and cooperative queues.

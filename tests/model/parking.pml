@@ -24,14 +24,33 @@
  *              starts after the fork point of the round it was forked in;
  *              then it returns (returned + 1) and leaves.
  *
+ * With DEMAND, the default policy with the driver's kill requests
+ * (dispatch.cpp, ck_dispatch_demand): no random requests (the closer
+ * posts none, request_fork adds none), offer_kill always accepts and
+ * request_fork keeps all the offers it can, as the default policy's draws
+ * do, and a kill adds 1 to kills (CK_KILLS) after its CAS on M. Beside
+ * the kernel:
+ *
+ *   host:      HOST_STEPS steps, then it exits; each toggles park_late
+ *              (CK_PARK_LATE, initially 1: 0 while other work waits) or,
+ *              while it holds park_late at 0, reads kills, then M, and,
+ *              if M > 0 and the room (M - 1 less the requests that it
+ *              posted and no kill counted: posted - kills) is above 0,
+ *              adds 1 up to the room requests in one add (posted + them);
+ *   late:      one that finds park_late 0 leaves without offering; a
+ *              parked one that reads it 0 withdraws an offer and leaves,
+ *              as at the launch's end; with no offer to withdraw (a
+ *              reserved fork took it, or request_fork holds the offers)
+ *              it waits for an offer or a published fork, the fork first.
+ *
  * Each step is one atomic access of the context, as in kernel_side.c.
  *
- * Checked: the requests never exceed M - 1 once M is set; M <= N; ids
- * below M; at the end every published fork was taken, no offer is left
- * and M is the count of returns; valid end states (every work-group
- * leaves: a parked one that waited for a fork that never comes, or for an
- * end it never sees, would not); under weak fairness no cycle without
- * progress.
+ * Checked: the requests never exceed M - 1 once M is set (the host's
+ * posts too); M <= N; ids below M; at the end every published fork was
+ * taken, no offer is left and M is the count of returns; valid end states
+ * (every work-group leaves: a parked one that waited for a fork that
+ * never comes, or for an end it never sees, would not); under weak
+ * fairness no cycle without progress.
  *
  * Mutations (tests/model/check.sh shows that spin catches each):
  *   MUTATE_REQUESTS_FIRST  a fork's requests are posted before its add
@@ -41,6 +60,13 @@
  *   MUTATE_CLAIM_BY_LOAD   a parked work-group takes a fork by reading
  *                          its ready flag, then clearing it: two take the
  *                          same one
+ *   MUTATE_HOST_M_FIRST    (DEMAND) the host reads M before kills: a kill
+ *                          between the reads frees room in the count but
+ *                          not in M, and the requests reach M
+ *   MUTATE_PARKED_LEAVE_ON_DEMAND
+ *                          (DEMAND) a parked work-group that reads
+ *                          park_late 0 leaves without withdrawing its
+ *                          offer: an offer is left
  * (The order of the reads that judge the launch over does not matter: a
  * parked work-group that misjudges it cannot withdraw the offer that a
  * reserved fork took, and takes the fork instead.)
@@ -53,6 +79,9 @@
 #endif
 #ifndef ROUNDS
 #define ROUNDS 2
+#endif
+#ifndef HOST_STEPS
+#define HOST_STEPS 3
 #endif
 
 byte slots = SLOTS;
@@ -68,6 +97,10 @@ bit ready[N];        /* the slots' ready flags */
 byte fork_round[N];  /* the slots' transmitted round */
 byte reserved = 0;   /* forks reserved, for the assertions */
 bit live[N];         /* the ids that a work-group runs with, for the same */
+#ifdef DEMAND
+byte kills = 0;      /* CK_KILLS */
+bit park_late = 1;   /* CK_PARK_LATE */
+#endif
 
 #define REQUESTS_BELOW_M assert(M == 0 || requests < M)
 
@@ -98,12 +131,18 @@ inline kernel(id, round)
                   fi
                }
                if
+#ifdef DEMAND
+               :: killed -> kills++; goto leave
+#else
                :: killed -> goto leave
+#endif
                :: else -> requests++; REQUESTS_BELOW_M
                fi
             :: else -> skip
             fi
+#ifndef DEMAND
          :: true -> skip /* the draw refuses */
+#endif
          fi
       :: else -> skip
       fi;
@@ -114,16 +153,23 @@ inline kernel(id, round)
          m_read = M;
          room = N - m_read;
          lim = (took < room -> took : room);
+#ifdef DEMAND
+         k = lim; /* the default policy's draw keeps all it can */
+#else
          k = 0;
          do
          :: k < lim -> k++
          :: break
          od;
+#endif
          if
          :: took > k -> offers = offers + took - k
          :: else -> skip
          fi;
-#ifdef MUTATE_REQUESTS_FIRST
+#if defined(DEMAND)
+         atomic { first = M; M = M + k; reserved = reserved + k };
+         assert(M <= N);
+#elif defined(MUTATE_REQUESTS_FIRST)
          requests = requests + k;
          REQUESTS_BELOW_M;
          atomic { first = M; M = M + k; reserved = reserved + k };
@@ -168,8 +214,10 @@ proctype WorkGroup()
    do
    :: atomic { open -> open = false; seen = joined };
       M = seen;
+#ifndef DEMAND
       requests = requests + seen - 1;
       REQUESTS_BELOW_M;
+#endif
       break
    :: M > 0 -> break
    od;
@@ -180,9 +228,19 @@ proctype WorkGroup()
    goto leave;
 
 late:
+#ifdef DEMAND
+   /* while other work waits for units, it leaves at once */
+   if
+   :: park_late == 0 -> goto leave
+   :: else -> skip
+   fi;
+#endif
    offers++;
    do
    :: published > claimed ->
+#ifdef DEMAND
+take:
+#endif
       got = 0;
       g = 0;
       do
@@ -239,11 +297,83 @@ late:
 #endif
       :: else -> skip
       fi
+#ifdef DEMAND
+   :: park_late == 0 ->
+#ifdef MUTATE_PARKED_LEAVE_ON_DEMAND
+      goto leave
+#else
+      atomic {
+         if
+         :: offers > 0 -> offers--; withdrew = 1
+         :: else -> skip
+         fi
+      }
+      if
+      :: withdrew -> goto leave
+      :: else ->
+         /* a reserved fork took its offer, or request_fork holds the
+          * offers for a moment: it spins until it can take a fork or
+          * withdraw an offer, and tries the fork first, as park() does
+          * (else a lone parked one could retry the withdrawal forever
+          * beside a published fork, a cycle that park() cannot take) */
+         offers > 0 || published > claimed;
+         if
+         :: published > claimed -> goto take
+         :: else -> skip
+         fi
+      fi
+#endif
+#endif
    od;
 
 leave:
    atomic { slots++ }
 }
+
+#ifdef DEMAND
+/* The driver thread beside the launch (dispatch.cpp, ck_dispatch_demand).
+ * It alone writes park_late, and posts only while it holds it at 0. */
+proctype Host()
+{
+   byte step, posted, kills_read, m_read, room, a;
+
+   do
+   :: step < HOST_STEPS ->
+      if
+      :: atomic { park_late = 1 - park_late; step++ }
+      :: park_late == 0 ->
+#ifdef MUTATE_HOST_M_FIRST
+         atomic { m_read = M; step++ };
+         atomic { kills_read = kills;
+#else
+         atomic { kills_read = kills; step++ };
+         atomic { m_read = M;
+#endif
+            /* the room: M - 1 less the requests that it posted and no
+             * kill counted yet (the local steps merged) */
+            room = (m_read > 1 + posted - kills_read ->
+                    m_read - 1 - (posted - kills_read) : 0);
+            m_read = 0; kills_read = 0 };
+         if
+         :: room > 0 ->
+            atomic {
+               a = 1;
+               do
+               :: a < room -> a++
+               :: break
+               od;
+               requests = requests + a;
+               REQUESTS_BELOW_M;
+               posted = posted + a;
+               room = 0; a = 0
+            }
+         :: else -> skip
+         fi
+      fi
+   :: else -> break
+   od
+}
+#endif
 
 init
 {
@@ -252,6 +382,9 @@ init
       for (i : 1 .. N) {
          run WorkGroup()
       }
+#ifdef DEMAND
+      run Host()
+#endif
    }
    _nr_pr == 1;
    assert(published == reserved);
