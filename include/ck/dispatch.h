@@ -11,12 +11,15 @@
  * killed) goes to the dispatch's next work-group, which finds the
  * discovery closed: where the policy offers free units to forks, that
  * work-group parks, offering itself, and runs the fork it is given
- * (CK_PARK_LATE). The driver runs no other work beside a cooperative
- * dispatch yet, so only the random policy asks for kills.
+ * (CK_PARK_LATE). While the launch runs, the driver tells the policy how
+ * many work-groups of other launches wait for units (ck_dispatch_demand());
+ * under the default policy the launch then gives units back through kills
+ * and its late work-groups leave instead of parking.
  *
  * Policies (CK_POLICY, as in ck/scheduler.h):
- *   default, cap:K  no kill requests (no other work waits for the units);
- *                   late work-groups park
+ *   default, cap:K  late work-groups park, except while other launches wait;
+ *                   then the launch is asked for kills down to the units
+ *                   that the waiting work-groups leave it (at least one)
  *   never           no kill requests, and late work-groups leave
  *   random:SEED     late work-groups park, and the kernel keeps a kill
  *                   requested for every work-group but 0 (CK_RANDOM_SEED)
@@ -43,6 +46,8 @@ struct ck_dispatch_policy;
 struct ck_dispatch_policy *ck_dispatch_policy_create(void);
 void ck_dispatch_policy_destroy(struct ck_dispatch_policy *policy);
 
+#define CK_DISPATCH_GATHER_TIMES 1024 /* as CK_STATS_GATHER_TIMES */
+
 struct ck_dispatch_launch {
    uint64_t rank;       /* among the policy's launches, from 0 */
    uint32_t seed;       /* CK_RANDOM_SEED, to write before the dispatch; 0: none */
@@ -52,14 +57,40 @@ struct ck_dispatch_launch {
    uint32_t max_active; /* closed and M at the end */
    uint64_t kills;      /* the context's CK_KILLS and CK_FORKS */
    uint64_t forks;
+   /* Kept by ck_dispatch_demand(): */
+   uint32_t kills_posted; /* the requests it posted and did not take back */
+   uint64_t gather_start_ns; /* when the gather under way began; 0: none */
+   uint32_t gathers;      /* completed gathers: requests posted, and every
+                             one met or taken back, as seen between calls */
+   uint64_t gather_ns_total;
+   uint64_t gather_ns_max;
+   uint64_t gather_ns[CK_DISPATCH_GATHER_TIMES]; /* the first gathers' times */
 };
 
 /* Before the dispatch, whose context the frontend initialised
  * (ck_context_init_discovery()). */
 void ck_dispatch_begin(struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch);
 
+/* While the dispatch runs, each time the driver looked at what else waits:
+ * `waiting_groups` work-groups of other launches wait for the device's
+ * units. `context` is the launch's context, live: the driver maps it where
+ * the device's memory is the host's, and the policy reaches it with the
+ * same sequentially consistent atomics as the kernel. Under the default
+ * policy, while work waits, the launch keeps CK_PARK_LATE cleared and is
+ * asked for kills: the requests stay within the work-groups it can give
+ * back (above work-group 0 and the highest that returned), and are posted
+ * until it would keep no more than the units it discovered less the
+ * waiting work-groups, at least one. A posted request stands, as under the
+ * scheduler (FSE'17 4.2), except one that no active work-group can meet
+ * any more. A gather runs from the call that posts the first requests to
+ * the first call that finds every one met or taken back: its time is good
+ * to the interval between calls. */
+void ck_dispatch_demand(const struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch,
+                        uint32_t *context, uint32_t waiting_groups);
+
 /* Once the dispatch completed, with its context's header words: the
- * statistics, printed under CK_STATS=1. */
+ * statistics, printed under CK_STATS=1. A gather whose requests were all
+ * met ends here, if no call of ck_dispatch_demand() saw it end. */
 void ck_dispatch_end(const struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch,
                      const uint32_t *context, uint32_t max_groups, uint64_t ran_ns);
 

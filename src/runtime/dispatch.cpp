@@ -12,17 +12,45 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
 #include <string>
 
+static_assert(CK_DISPATCH_GATHER_TIMES == CK_STATS_GATHER_TIMES);
+
 struct ck_dispatch_policy {
    ck::Policy policy;
    bool print_stats = false;
    std::atomic<std::uint64_t> launches{0};
 };
+
+namespace {
+
+std::uint64_t monotonic_ns()
+{
+   return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count());
+}
+
+// Ends the gather under way, if any, at now_ns.
+void end_gather(ck_dispatch_launch *launch, std::uint64_t now_ns)
+{
+   if (!launch->gather_start_ns)
+      return;
+   const std::uint64_t took = now_ns - launch->gather_start_ns;
+   if (launch->gathers < CK_DISPATCH_GATHER_TIMES)
+      launch->gather_ns[launch->gathers] = took;
+   ++launch->gathers;
+   launch->gather_ns_total += took;
+   launch->gather_ns_max = std::max(launch->gather_ns_max, took);
+   launch->gather_start_ns = 0;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -51,6 +79,61 @@ void ck_dispatch_begin(ck_dispatch_policy *policy, ck_dispatch_launch *launch)
       launch->seed = ck::launch_seed(policy->policy, std::uint32_t(launch->rank));
 }
 
+void ck_dispatch_demand(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
+                        std::uint32_t *context, std::uint32_t waiting_groups)
+{
+   if (policy->policy.kind != ck::Policy::Kind::Default)
+      return;
+   const auto word = [context](unsigned index) {
+      return std::atomic_ref<std::uint32_t>(context[index]);
+   };
+   const bool waiting = waiting_groups > 0;
+   word(CK_PARK_LATE).store(waiting ? 0u : launch->park_late);
+
+   // Every kill consumes a request and counts in CK_KILLS, and only this
+   // function posts requests under the default policy, so the requests
+   // standing are those posted less the kills. CK_KILLS is read before M:
+   // a kill between the reads then makes the room look smaller, not larger,
+   // and the requests stay within M - 1 (tests/model/parking.pml).
+   const std::uint32_t kills = word(CK_KILLS).load();
+   const std::int64_t active = word(CK_ACTIVE_GROUPS).load();
+   if (active == 0)
+      return; // the discovery has not closed
+   const std::int64_t floor = std::max(1u, word(CK_RETURNED_END).load());
+   const std::int64_t killable = active - floor;
+   const auto standing = [&] { return std::int64_t(launch->kills_posted) - kills; };
+
+   // Requests that no active work-group can meet any more (one above them
+   // returned) are taken back, as the scheduler takes them back.
+   for (std::int64_t unmeetable = standing() - killable; unmeetable > 0;) {
+      std::uint32_t requests = word(CK_KILL_REQUESTS).load();
+      const std::uint32_t taken = std::min<std::uint32_t>(requests, std::uint32_t(unmeetable));
+      if (taken == 0)
+         break;
+      if (word(CK_KILL_REQUESTS).compare_exchange_weak(requests, requests - taken)) {
+         launch->kills_posted -= taken;
+         unmeetable -= taken;
+      }
+   }
+
+   // A gather: from the first request of a round to the moment every
+   // request posted is met or taken back, as this thread sees it.
+   const std::uint64_t now_ns = monotonic_ns();
+   if (standing() == 0)
+      end_gather(launch, now_ns);
+   if (!waiting)
+      return;
+   const std::uint32_t discovered = word(CK_DISCOVERY_POLL).load() & CK_POLL_COUNT_MASK;
+   const std::int64_t keep = std::max<std::int64_t>(1, std::int64_t(discovered) - waiting_groups);
+   const std::int64_t wanted = std::min(active - standing() - keep, killable - standing());
+   if (wanted <= 0)
+      return;
+   word(CK_KILL_REQUESTS).fetch_add(std::uint32_t(wanted));
+   launch->kills_posted += std::uint32_t(wanted);
+   if (!launch->gather_start_ns)
+      launch->gather_start_ns = now_ns;
+}
+
 void ck_dispatch_end(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
                      const std::uint32_t *context, std::uint32_t max_groups, std::uint64_t ran_ns)
 {
@@ -62,14 +145,23 @@ void ck_dispatch_end(const ck_dispatch_policy *policy, ck_dispatch_launch *launc
    launch->max_active = std::max(discovered, final_active);
    launch->kills = context[CK_KILLS];
    launch->forks = context[CK_FORKS];
+   // A gather whose last kill came after the driver's last look at the
+   // context ends with the launch, as far as the driver can tell.
+   if (launch->kills >= launch->kills_posted)
+      end_gather(launch, monotonic_ns());
    if (!policy->print_stats)
       return;
-   // The scheduler's statistics: no gathers, and no fork latencies.
+   // The scheduler's statistics, but the fork latencies.
    const auto stats = std::make_unique<ck_launch_stats>();
    stats->kills = launch->kills;
    stats->forks = launch->forks;
    stats->min_active = launch->min_active;
    stats->max_active = launch->max_active;
+   stats->gathers = launch->gathers;
+   stats->gather_ns_total = launch->gather_ns_total;
+   stats->gather_ns_max = launch->gather_ns_max;
+   std::copy_n(launch->gather_ns, std::min<std::uint32_t>(launch->gathers, CK_STATS_GATHER_TIMES),
+               stats->gather_ns);
    ck::print_launch_stats(launch->rank, max_groups, *stats, ran_ns);
 }
 

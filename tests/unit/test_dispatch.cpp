@@ -2,7 +2,7 @@
 // (ck/dispatch.h, zink's backend): its seeds and its switch for parked late
 // work-groups, and whole dispatches of host threads that run the kernel
 // side of the protocol, with kills and forks under the random policy.
-// covers: 15-dispatched-kills
+// covers: 15-dispatched-kills 15-dispatched-demand
 
 #include "ck/context.h"
 #include "ck/dispatch.h"
@@ -103,6 +103,7 @@ struct DispatchResult {
    uint32_t discovered = 0; // M when the discovery closed
    uint32_t final_active = 0;
    uint32_t kills = 0, forks = 0;
+   uint32_t gathers = 0; // ck_dispatch_demand()'s
    bool stuck = false;
    std::array<uint32_t, rounds> passed{}; // work-groups that passed each barrier
    std::array<uint32_t, rounds> ids{};    // their ids, one bit each
@@ -114,8 +115,12 @@ struct DispatchResult {
 // the discovery, late work-groups parked for forks, and the random
 // policy's kills, all on the kernel's side. The kernel: each round, some
 // work, offer_kill, request_fork (forks join there, with the round
-// transmitted), count itself, then a global barrier.
-DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned slots)
+// transmitted), count itself, then a global barrier. With
+// `waiting_groups`, the driver's thread tells the policy all along that
+// so many work-groups of other work wait (ck_dispatch_demand()), as zink
+// does between the slices of its wait for the dispatch.
+DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned slots,
+                        uint32_t waiting_groups = 0)
 {
    host::Context context(groups);
    ck_context_init_discovery(context.data(), groups);
@@ -154,10 +159,19 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned sl
          }
       }
    };
+   std::vector<std::thread> threads;
+   if (waiting_groups > 0) {
+      ck_dispatch_demand(policy, &launch, context.data(), waiting_groups);
+      threads.emplace_back([&] {
+         while (unfinished.load() != 0) {
+            ck_dispatch_demand(policy, &launch, context.data(), waiting_groups);
+            std::this_thread::sleep_for(20us);
+         }
+      });
+   }
    // The slots start together, as a GPU's units do, so that the discovery
    // finds more than the first of them when the machine lets it.
    std::atomic<unsigned> started{0};
-   std::vector<std::thread> threads;
    for (unsigned slot = 0; slot < slots; ++slot)
       threads.emplace_back([&] {
          started.fetch_add(1);
@@ -181,6 +195,7 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned sl
    result.final_active = context.word(CK_ACTIVE_GROUPS).load();
    result.kills = context.word(CK_KILLS).load();
    result.forks = context.word(CK_FORKS).load();
+   result.gathers = launch.gathers;
    result.stuck = stuck.load();
    for (uint32_t round = 0; round < rounds; ++round) {
       result.passed[round] = passed[round].load();
@@ -241,6 +256,30 @@ TEST(DispatchPolicy, UnderTheDefaultPolicyLateWorkGroupsTakeForksAndNothingIsKil
       check(result);
       EXPECT_EQ(result.kills, 0u);
    }
+}
+
+TEST(DispatchPolicy, UnderTheDefaultPolicyWaitingWorkTakesAUnitThroughAKill)
+{
+   // One work-group of other work waits all along: a dispatch that found D
+   // work-groups resident keeps D - 1 (at least one) and is asked for one
+   // kill, and its late work-groups leave instead of parking. The kill comes
+   // only if the driver's thread runs before the kernel ends, which a loaded
+   // machine may deny it: so dispatch 20 times, and on until three killed,
+   // for at most 15 s.
+   const PolicyPtr policy = policy_from_env("default");
+   uint32_t killing = 0, dispatches = 0;
+   const auto deadline = std::chrono::steady_clock::now() + 15s;
+   while (!HasFailure() && (dispatches < 20 || killing < 3) &&
+          std::chrono::steady_clock::now() < deadline) {
+      const DispatchResult result = dispatch(policy.get(), 16, 3, 1);
+      check(result);
+      EXPECT_LE(result.kills, result.discovered >= 2 ? 1u : 0u) << "killed below D - 1";
+      EXPECT_EQ(result.forks, 0u) << "a late work-group parked while work waited";
+      EXPECT_EQ(result.gathers, result.kills) << "the one request, met, is one gather";
+      killing += result.kills;
+      ++dispatches;
+   }
+   EXPECT_GE(killing, 3u) << "few dispatches gave a unit back in " << dispatches;
 }
 
 TEST(DispatchPolicy, UnderNeverLateWorkGroupsLeave)
