@@ -144,7 +144,8 @@ public:
    explicit Eval(const Options &options) : options_(options)
    {
       device_.id = cl_host::first_device();
-      device_.units = cl_host::device_uint(device_.id, CL_DEVICE_MAX_COMPUTE_UNITS);
+      device_.units = options.units ? options.units
+                                    : cl_host::device_uint(device_.id, CL_DEVICE_MAX_COMPUTE_UNITS);
       device_.name = cl_host::device_string(device_.id, CL_DEVICE_NAME);
       config_.kernels_dir = options.kernels;
       config_.include_dir = options.include;
@@ -198,10 +199,15 @@ private:
       if (options_.command == "table2" && policy != "never")
          throw std::runtime_error("table2 measures the cooperative kernels with no resizing: run "
                                   "it with CK_POLICY=never (got '" + policy + "')");
-      if ((options_.command == "fig5" || options_.command == "fig6") && policy != "default")
+      // fig5 also runs under `never`: the matmul's latency without kills.
+      if ((options_.command == "fig5" && policy != "default" && policy != "never") ||
+          (options_.command == "fig6" && policy != "default"))
          throw std::runtime_error(options_.command +
                                   " needs the scheduler to lend units to the matmul: run it with "
-                                  "CK_POLICY unset or 'default' (got '" + policy + "')");
+                                  "CK_POLICY unset or 'default' (got '" + policy + "')" +
+                                  (options_.command == "fig5" ? ", or 'never' for its latency "
+                                                                "without kills"
+                                                              : ""));
    }
 
    void write_meta()
@@ -501,6 +507,7 @@ private:
       ck_apps::RunOptions run_options;
       run_options.variant = Variant::cooperative;
       run_options.barrier = barrier;
+      run_options.groups = device_.units;
       MultitaskRun out;
       const auto called = Clock::now();
       try {
@@ -710,6 +717,7 @@ private:
          for (Barrier barrier : barriers_for(entry)) {
             const std::string blabel = barrier_label(entry, barrier);
             ck_apps::RunOptions warm;
+            warm.groups = device_.units;
             warm.barrier = barrier;
             progress.step(label_of(entry) + " " + blabel + " warm-up");
             run_app(entry, warm, blabel + " (warm-up)", &progress);
@@ -788,6 +796,7 @@ private:
             const std::string config =
                label_of(entry) + (entry.kind == "barrier" ? " " + blabel : "");
             ck_apps::RunOptions alone;
+            alone.groups = device_.units;
             alone.barrier = barrier;
             progress.step(config + " warm-up");
             run_app(entry, alone, blabel + " (warm-up)", &progress);

@@ -24,7 +24,8 @@ void usage(FILE *out)
       "           matmul, query and without-query barriers; FSE'17 Figure 5\n"
       "  fig6     slowdown and achieved period under light/medium/heavy loads,\n"
       "           and Table 3 against kernel-level preemption; FSE'17 Figure 6\n"
-      "           (fig5 and fig6 need CK_POLICY unset or 'default')\n"
+      "           (fig5 and fig6 need CK_POLICY unset or 'default'; fig5 also runs\n"
+      "           under 'never', for the matmul's latency without kills)\n"
       "  report   the tables of a CSV that one of the above wrote, computed\n"
       "           from its raw samples, as that command printed them;\n"
       "           --summary PATH also writes their summaries there (each\n"
@@ -44,6 +45,9 @@ void usage(FILE *out)
       "  --k K[,K...]            matmul work-groups: 1, N/4, N/2, N-1 or a number\n"
       "                          (default 1,N/4,N/2,N-1; duplicates and k < 1 dropped)\n"
       "  --groups N              persistent: work-groups (default: compute units)\n"
+      "  --units N               N, the work-groups of each cooperative launch (default:\n"
+      "                          the device's compute units; zink's Vulkan device tells\n"
+      "                          none, and reports 1: give lavapipe's LP_NUM_THREADS)\n"
       "  --timeout S             watchdog per run, seconds (default 600)\n"
       "  --priority              fig5: every run also with the matmul on a high-priority\n"
       "                          queue and the cooperative kernel on a low-priority one\n"
@@ -51,7 +55,7 @@ void usage(FILE *out)
       "                          kernel's slowdown\n"
       "  --kernels DIR --include DIR   where kernels/ and include/ are\n"
       "\n"
-      "N is the device's compute units (LP_NUM_THREADS on llvmpipe).\n");
+      "N is the device's compute units (LP_NUM_THREADS on llvmpipe), or --units.\n");
 }
 
 int parse_int(const std::string &flag, const std::string &text, int min)
@@ -155,6 +159,8 @@ Options parse_options(int argc, char **argv)
          options.ks = split(value, ',');
       else if (arg == "--groups")
          options.groups = parse_int(arg, value, 1);
+      else if (arg == "--units")
+         options.units = parse_int(arg, value, 1);
       else if (arg == "--timeout")
          options.timeout_s = parse_int(arg, value, 1);
       else if (arg == "--kernels")

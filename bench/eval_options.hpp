@@ -19,6 +19,7 @@ struct Options {
    std::vector<std::string> barriers; // empty: the subcommand's default
    std::vector<std::string> ks = {"1", "N/4", "N/2", "N-1"};
    unsigned groups = 0;               // persistent: 0 for the compute units
+   unsigned units = 0;                // N; 0: the device's compute units
    int timeout_s = 600;
    bool priority = false; // fig5: each run also with the frames on a high-priority queue
    std::string csv;     // report: the CSV file to report on
