@@ -8,6 +8,7 @@
 // fails, it does not hang.
 // covers: 15-dispatched-beside
 
+#include "beside_launch.hpp"
 #include "cl_host.hpp"
 #include "watchdog.hpp"
 
@@ -89,17 +90,8 @@ TEST(BesideCooperative, AnOrdinaryKernelOfAnotherQueueRunsWhileACooperativeOneRu
       cl_host::set_arg(kernel, 1, outcome.get());
       cl_host::set_arg(kernel, 2, limit);
    }
-   const size_t one = 1;
    const auto launch_both = [&] {
-      cl_host::check(clEnqueueNDRangeKernel(cooperative_queue, call, 1, nullptr, &one, &one, 0,
-                                            nullptr, nullptr),
-                     "clEnqueueNDRangeKernel");
-      cl_host::check(clFlush(cooperative_queue), "clFlush");
-      cl_host::check(clEnqueueNDRangeKernel(ordinary_queue, answer, 1, nullptr, &one, &one, 0,
-                                            nullptr, nullptr),
-                     "clEnqueueNDRangeKernel");
-      cl_host::check(clFinish(ordinary_queue), "clFinish");
-      cl_host::check(clFinish(cooperative_queue), "clFinish");
+      host_test::launch_beside(cooperative_queue, call, 1, ordinary_queue, answer);
    };
 
    // Both pipelines are compiled first, with nothing to wait for: lavapipe

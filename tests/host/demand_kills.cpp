@@ -9,6 +9,7 @@
 // and the test fails; it does not hang.
 // covers: 15-dispatched-demand
 
+#include "beside_launch.hpp"
 #include "cl_host.hpp"
 #include "resize_probe.hpp"
 #include "watchdog.hpp"
@@ -85,20 +86,8 @@ TEST(DemandKills, AnOrdinaryKernelTakesAUnitFromARunningCooperativeKernel)
                                           zeros, 0, nullptr, nullptr),
                      "clEnqueueWriteBuffer");
    };
-   const size_t groups = 2, one = 1;
    const auto launch_both = [&] {
-      cl_event launched = nullptr;
-      cl_host::check(clEnqueueNDRangeKernel(cooperative_queue, hold, 1, nullptr, &groups, &one,
-                                            0, nullptr, &launched),
-                     "clEnqueueNDRangeKernel");
-      cl_host::Event event(launched);
-      cl_host::check(clFlush(cooperative_queue), "clFlush");
-      cl_host::check(clEnqueueNDRangeKernel(ordinary_queue, answer, 1, nullptr, &one, &one, 0,
-                                            nullptr, nullptr),
-                     "clEnqueueNDRangeKernel");
-      cl_host::check(clFinish(ordinary_queue), "clFinish");
-      cl_host::check(clFinish(cooperative_queue), "clFinish");
-      return event;
+      return host_test::launch_beside(cooperative_queue, hold, 2, ordinary_queue, answer);
    };
 
    // Both pipelines are compiled first, with nothing to wait for (lavapipe
