@@ -19,8 +19,6 @@
 #include <new>
 #include <string>
 
-static_assert(CK_DISPATCH_GATHER_TIMES == CK_STATS_GATHER_TIMES);
-
 struct ck_dispatch_policy {
    ck::Policy policy;
    bool print_stats = false;
@@ -41,12 +39,7 @@ void end_gather(ck_dispatch_launch *launch, std::uint64_t now_ns)
 {
    if (!launch->gather_start_ns)
       return;
-   const std::uint64_t took = now_ns - launch->gather_start_ns;
-   if (launch->gathers < CK_DISPATCH_GATHER_TIMES)
-      launch->gather_ns[launch->gathers] = took;
-   ++launch->gathers;
-   launch->gather_ns_total += took;
-   launch->gather_ns_max = std::max(launch->gather_ns_max, took);
+   ck::record_gather(*launch, now_ns - launch->gather_start_ns);
    launch->gather_start_ns = 0;
 }
 

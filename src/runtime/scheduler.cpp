@@ -1284,13 +1284,8 @@ void ck_scheduler::note_return(ck_launch &kernel)
 void ck_scheduler::end_gather(ck_launch &kernel)
 {
    if (kernel.gather_start && kernel.last_surrender) {
-      const uint64_t elapsed = nanoseconds(*kernel.last_surrender - *kernel.gather_start);
-      ck_launch_stats &stats = *kernel.stats;
-      if (stats.gathers < CK_STATS_GATHER_TIMES)
-         stats.gather_ns[stats.gathers] = elapsed;
-      ++stats.gathers;
-      stats.gather_ns_total += elapsed;
-      stats.gather_ns_max = std::max(stats.gather_ns_max, elapsed);
+      ck::record_gather(*kernel.stats,
+                        nanoseconds(*kernel.last_surrender - *kernel.gather_start));
       if (trace_)
          trace_->gather(kernel.id, *kernel.gather_start, *kernel.last_surrender);
    }
