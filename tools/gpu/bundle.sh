@@ -11,6 +11,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$root/tools/gpu/system-libraries.sh"
 [ $# -eq 1 ] || { echo "usage: tools/gpu/bundle.sh OUT.tar.xz" >&2; exit 2; }
 out=$(realpath -m "$1")
 line=${CK_LINE:-$root/_build/mesa-25.0.7}
@@ -48,7 +49,7 @@ done
 # GPU machine's own (newer) ones serve binaries built on Debian 12.
 ldd "${programs[@]}" "${libraries[@]}" 2>/dev/null |
    awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
-   grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|libgcc_s|libstdc\+\+)\.so' |
+   grep -Ev "$system_libraries" |
    while read -r dependency; do
       cp -L "$dependency" "$bundle/lib/$(basename "$dependency")"
    done
@@ -77,7 +78,7 @@ cp -r "$root/kernels" "$root/include" "$bundle/share/"
 cp -r "$root/tests/cl" "$bundle/share/tests/"
 # the program tests that run on zink, as the test suite lists them
 cp "$zink_program_tests" "$bundle/share/tests/"
-cp "$root/tools/gpu/check.sh" "$bundle/"
+cp "$root/tools/gpu/check.sh" "$root/tools/gpu/system-libraries.sh" "$bundle/"
 git -C "$root" rev-parse HEAD > "$bundle/commit" 2>/dev/null || echo unknown > "$bundle/commit"
 
 mkdir -p "$(dirname "$out")"
