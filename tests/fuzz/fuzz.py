@@ -61,6 +61,7 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ZINK_SPIRV_VAL = os.path.join(HERE, "..", "host", "zink_spirv_val.sh")
 sys.path.insert(0, HERE)
 import generate  # noqa: E402
 
@@ -521,14 +522,12 @@ def configs_from_args(a, logdir):
 def spirv_findings(c):
     """(findings, modules) for the SPIR-V modules zink wrote since the last
     call for configuration `c` (none where it writes none), which are then
-    removed: each must pass spirv-val for Vulkan 1.3 with the scalar block
-    layout zink uses."""
+    removed: each must pass spirv-val as zink_spirv_val.sh runs it."""
     if not c.spirv_dir:
         return [], 0
     findings, modules = [], 0
     for module in sorted(glob.glob(os.path.join(c.spirv_dir, "*.spv"))):
-        check = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", "--scalar-block-layout",
-                                module], capture_output=True, text=True)
+        check = subprocess.run([ZINK_SPIRV_VAL, module], capture_output=True, text=True)
         if check.returncode != 0:
             findings.append({"kind": "wrong", "config": c.name,
                              "what": "zink built SPIR-V that is not valid for Vulkan",

@@ -2,8 +2,8 @@
 # zink_spirv_valid.sh RUN_PROGRAM_TEST TESTER PROGRAM...: runs each piglit
 # program test (it must pass) with zink's SPIR-V dumped (ZINK_DEBUG=spirv)
 # and no shader cache, then validates every module zink gave the Vulkan
-# driver with spirv-val, for Vulkan 1.3 with the scalar block layout zink
-# uses. lavapipe accepts some invalid SPIR-V that another driver need not.
+# driver (zink_spirv_val.sh). lavapipe accepts some invalid SPIR-V that
+# another driver need not.
 # Run it through on_zink.sh.
 set -u
 run_program_test=$1 tester=$2
@@ -21,7 +21,7 @@ for program in "$@"; do
    for module in "$dump_dir"/*.spv; do
       [ -e "$module" ] || continue
       modules=$((modules + 1))
-      if ! spirv-val --target-env vulkan1.3 --scalar-block-layout "$module"; then
+      if ! "$(dirname "$0")/zink_spirv_val.sh" "$module"; then
          echo "zink_spirv_valid: $program: zink's $(basename "$module") is invalid"
          status=1
       fi
