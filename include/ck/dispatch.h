@@ -34,6 +34,8 @@
 
 #include <stdint.h>
 
+#include "ck/scheduler.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,27 +48,18 @@ struct ck_dispatch_policy;
 struct ck_dispatch_policy *ck_dispatch_policy_create(void);
 void ck_dispatch_policy_destroy(struct ck_dispatch_policy *policy);
 
-#define CK_DISPATCH_GATHER_TIMES 1024 /* as CK_STATS_GATHER_TIMES */
-
 struct ck_dispatch_launch {
-   uint64_t rank;       /* among the policy's launches, from 0 */
-   uint32_t seed;       /* CK_RANDOM_SEED, to write before the dispatch; 0: none */
-   uint32_t park_late;  /* CK_PARK_LATE, to write before the dispatch */
-   /* Filled by ck_dispatch_end(): */
-   uint32_t min_active; /* the fewer and the more of M when the discovery */
-   uint32_t max_active; /* closed and M at the end */
-   uint64_t kills;      /* the context's CK_KILLS and CK_FORKS */
-   uint64_t forks;
+   uint64_t rank;         /* among the policy's launches, from 0 */
+   uint32_t seed;         /* CK_RANDOM_SEED, to write before the dispatch; 0: none */
+   uint32_t park_late;    /* CK_PARK_LATE, to write before the dispatch */
    /* Kept by ck_dispatch_demand(): */
    uint32_t kills_posted; /* the requests it posted and did not take back */
    uint64_t gather_start_ns; /* when the gather under way began; 0: none */
-   uint32_t gathers;      /* completed gathers: requests posted, and every
-                             one met or taken back, as seen between calls */
-   uint64_t gather_ns_total;
-   uint64_t gather_ns_max;
-   uint64_t gather_ns[CK_DISPATCH_GATHER_TIMES]; /* the first gathers' times */
+   /* What the launch did, in the scheduler's terms (ck/scheduler.h): its
+    * gathers as ck_dispatch_demand() saw them, the rest filled by
+    * ck_dispatch_end(). No fork is timed, and the launch is not queued. */
+   struct ck_launch_stats stats;
 };
-
 /* Before the dispatch, whose context the frontend initialised
  * (ck_context_init_discovery()). */
 void ck_dispatch_begin(struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch);
@@ -88,11 +81,13 @@ void ck_dispatch_begin(struct ck_dispatch_policy *policy, struct ck_dispatch_lau
 void ck_dispatch_demand(const struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch,
                         uint32_t *context, uint32_t waiting_groups);
 
-/* Once the dispatch completed, with its context's header words: the
- * statistics, printed under CK_STATS=1. A gather whose requests were all
- * met ends here, if no call of ck_dispatch_demand() saw it end. */
+/* Once the dispatch completed, with its context's header words and when it
+ * started and ended (os_time_get_nano's clock): the statistics, printed
+ * under CK_STATS=1. A gather whose requests were all met ends here, if no
+ * call of ck_dispatch_demand() saw it end. */
 void ck_dispatch_end(const struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch,
-                     const uint32_t *context, uint32_t max_groups, uint64_t ran_ns);
+                     const uint32_t *context, uint32_t max_groups, uint64_t start_ns,
+                     uint64_t end_ns);
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,7 @@ void end_gather(ck_dispatch_launch *launch, std::uint64_t now_ns)
 {
    if (!launch->gather_start_ns)
       return;
-   ck::record_gather(*launch, now_ns - launch->gather_start_ns);
+   ck::record_gather(launch->stats, now_ns - launch->gather_start_ns);
    launch->gather_start_ns = 0;
 }
 
@@ -128,34 +128,29 @@ void ck_dispatch_demand(const ck_dispatch_policy *policy, ck_dispatch_launch *la
 }
 
 void ck_dispatch_end(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
-                     const std::uint32_t *context, std::uint32_t max_groups, std::uint64_t ran_ns)
+                     const std::uint32_t *context, std::uint32_t max_groups,
+                     std::uint64_t start_ns, std::uint64_t end_ns)
 {
+   ck_launch_stats &stats = launch->stats;
    // No scheduler event samples M in between: the discovery's count and
    // the final M.
    const std::uint32_t discovered = context[CK_DISCOVERY_POLL] & CK_POLL_COUNT_MASK;
    const std::uint32_t final_active = context[CK_ACTIVE_GROUPS];
-   launch->min_active = std::min(discovered, final_active);
-   launch->max_active = std::max(discovered, final_active);
-   launch->kills = context[CK_KILLS];
-   launch->forks = context[CK_FORKS];
+   stats.min_active = std::min(discovered, final_active);
+   stats.max_active = std::max(discovered, final_active);
+   stats.kills = context[CK_KILLS];
+   stats.forks = context[CK_FORKS];
+   stats.start_ns = start_ns;
+   stats.end_ns = end_ns;
+   stats.run_ns = end_ns - start_ns;
+   stats.stuck_barrier = context[CK_STUCK_BARRIER];
+   stats.stuck_line = context[CK_STUCK_LINE];
    // A gather whose last kill came after the driver's last look at the
    // context ends with the launch, as far as the driver can tell.
-   if (launch->kills >= launch->kills_posted)
+   if (stats.kills >= launch->kills_posted)
       end_gather(launch, monotonic_ns());
-   if (!policy->print_stats)
-      return;
-   // The scheduler's statistics, but the fork latencies.
-   const auto stats = std::make_unique<ck_launch_stats>();
-   stats->kills = launch->kills;
-   stats->forks = launch->forks;
-   stats->min_active = launch->min_active;
-   stats->max_active = launch->max_active;
-   stats->gathers = launch->gathers;
-   stats->gather_ns_total = launch->gather_ns_total;
-   stats->gather_ns_max = launch->gather_ns_max;
-   std::copy_n(launch->gather_ns, std::min<std::uint32_t>(launch->gathers, CK_STATS_GATHER_TIMES),
-               stats->gather_ns);
-   ck::print_launch_stats(launch->rank, max_groups, *stats, ran_ns);
+   if (policy->print_stats)
+      ck::print_launch_stats(launch->rank, max_groups, stats, stats.run_ns);
 }
 
 } // extern "C"

@@ -8,6 +8,15 @@
 
 namespace ck {
 
+void record_gather(ck_launch_stats &stats, std::uint64_t ns)
+{
+   if (stats.gathers < CK_STATS_GATHER_TIMES)
+      stats.gather_ns[stats.gathers] = ns;
+   ++stats.gathers;
+   stats.gather_ns_total += ns;
+   stats.gather_ns_max = std::max<std::uint64_t>(stats.gather_ns_max, ns);
+}
+
 void print_launch_stats(std::uint64_t launch, std::uint32_t max_groups,
                         const ck_launch_stats &stats, std::uint64_t ran_ns)
 {

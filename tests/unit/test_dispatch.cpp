@@ -81,16 +81,27 @@ TEST(DispatchPolicy, TheStatisticsAreTheDiscoveredAndTheFinalM)
    ck_dispatch_begin(policy.get(), &launch);
    host::Context context(8);
    ck_context_init_discovery(context.data(), 8);
-   // Closed with 3 joined; 2 killed, 4 forked: 5 at the end.
+   // Closed with 3 joined; 2 killed, 4 forked: 5 at the end, which came
+   // early at the second global barrier call.
    context.word(CK_DISCOVERY_POLL).store(CK_POLL_DISCOVER | 3);
    context.word(CK_ACTIVE_GROUPS).store(5);
    context.word(CK_KILLS).store(2);
    context.word(CK_FORKS).store(4);
-   ck_dispatch_end(policy.get(), &launch, context.data(), 8, 1000);
-   EXPECT_EQ(launch.min_active, 3u);
-   EXPECT_EQ(launch.max_active, 5u);
-   EXPECT_EQ(launch.kills, 2u);
-   EXPECT_EQ(launch.forks, 4u);
+   context.word(CK_STUCK_BARRIER).store(2);
+   context.word(CK_STUCK_LINE).store(17);
+   ck_dispatch_end(policy.get(), &launch, context.data(), 8, 1000, 3500);
+   const ck_launch_stats &stats = launch.stats;
+   EXPECT_EQ(stats.min_active, 3u);
+   EXPECT_EQ(stats.max_active, 5u);
+   EXPECT_EQ(stats.kills, 2u);
+   EXPECT_EQ(stats.forks, 4u);
+   EXPECT_EQ(stats.start_ns, 1000u);
+   EXPECT_EQ(stats.end_ns, 3500u);
+   EXPECT_EQ(stats.run_ns, 2500u);
+   EXPECT_EQ(stats.queued_ns, 0u);
+   EXPECT_EQ(stats.stuck_barrier, 2u);
+   EXPECT_EQ(stats.stuck_line, 17u);
+   EXPECT_EQ(stats.gathers, 0u);
 }
 
 constexpr uint32_t rounds = 24;
@@ -190,12 +201,12 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned sl
    }
    for (std::thread &thread : threads)
       thread.join();
-   ck_dispatch_end(policy, &launch, context.data(), groups, 0);
+   ck_dispatch_end(policy, &launch, context.data(), groups, 0, 0);
    result.discovered = context.word(CK_DISCOVERY_POLL).load() & CK_POLL_COUNT_MASK;
    result.final_active = context.word(CK_ACTIVE_GROUPS).load();
    result.kills = context.word(CK_KILLS).load();
    result.forks = context.word(CK_FORKS).load();
-   result.gathers = launch.gathers;
+   result.gathers = launch.stats.gathers;
    result.stuck = stuck.load();
    for (uint32_t round = 0; round < rounds; ++round) {
       result.passed[round] = passed[round].load();
