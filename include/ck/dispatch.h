@@ -60,6 +60,7 @@ struct ck_dispatch_launch {
     * ck_dispatch_end(). No fork is timed, and the launch is not queued. */
    struct ck_launch_stats stats;
 };
+
 /* Before the dispatch, whose context the frontend initialised
  * (ck_context_init_discovery()). */
 void ck_dispatch_begin(struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch);
