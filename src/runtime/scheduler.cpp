@@ -247,9 +247,6 @@ public:
                 unsigned fail_launches, std::chrono::microseconds short_launch);
    ~ck_scheduler();
 
-   // Writes the trace as it stands (CK_TRACE), if there is one.
-   void write_trace();
-
    unsigned units() const { return unsigned(units_.size()); }
    void set_unit_cap(unsigned cap);
    unsigned max_active_groups();
@@ -334,7 +331,7 @@ private:
    static int64_t kill_room(const ck_launch &kernel);
 
    const ck::Policy policy_;
-   const std::string trace_path_, cap_file_;
+   const std::string cap_file_;
    const bool print_stats_, check_protocol_;
    const Clock::time_point origin_ = Clock::now();
    std::atomic<unsigned> launches_to_fail_;
@@ -357,66 +354,21 @@ private:
    uint64_t next_launch_id_ = 1;
    uint32_t cooperative_launches_ = 0; // started so far
    uint64_t offers_made_ = 0;          // units offered to forks so far
-   std::optional<ck::Trace> trace_;
+   std::optional<ck::TraceRecorder> trace_; // written when destroyed, or at exit
    bool stopping_ = false;
    std::thread housekeeper_;
 };
 
-namespace {
-
-// The schedulers with a trace to write. A frontend that never destroys its
-// screen (rusticl keeps it until the process ends) never runs
-// ~ck_scheduler, so the traces of those still alive are written at exit.
-struct TracedSchedulers {
-   std::mutex mutex;
-   std::vector<ck_scheduler *> alive;
-};
-
-TracedSchedulers &traced_schedulers()
-{
-   static TracedSchedulers traced; // outlives the exit handler below
-   return traced;
-}
-
-void write_traces_at_exit()
-{
-   TracedSchedulers &traced = traced_schedulers();
-   std::lock_guard<std::mutex> lock(traced.mutex);
-   for (ck_scheduler *scheduler : traced.alive)
-      scheduler->write_trace();
-}
-
-void trace_until_exit(ck_scheduler *scheduler)
-{
-   TracedSchedulers &traced = traced_schedulers();
-   static std::once_flag registered;
-   std::call_once(registered, [] { std::atexit(write_traces_at_exit); });
-   std::lock_guard<std::mutex> lock(traced.mutex);
-   traced.alive.push_back(scheduler);
-}
-
-void forget_trace(ck_scheduler *scheduler)
-{
-   TracedSchedulers &traced = traced_schedulers();
-   std::lock_guard<std::mutex> lock(traced.mutex);
-   traced.alive.erase(std::remove(traced.alive.begin(), traced.alive.end(), scheduler),
-                      traced.alive.end());
-}
-
-} // namespace
-
 ck_scheduler::ck_scheduler(unsigned units, const ck::Policy &policy, std::string trace_path,
                            std::string cap_file, bool print_stats, bool check_protocol,
                            unsigned fail_launches, std::chrono::microseconds short_launch)
-   : policy_(policy), trace_path_(std::move(trace_path)), cap_file_(std::move(cap_file)),
+   : policy_(policy), cap_file_(std::move(cap_file)),
      print_stats_(print_stats), check_protocol_(check_protocol),
      launches_to_fail_(fail_launches), short_launch_(short_launch),
      unit_cap_(policy.unit_cap ? std::min(policy.unit_cap, units) : units)
 {
-   if (!trace_path_.empty()) {
-      trace_.emplace(origin_);
-      trace_until_exit(this);
-   }
+   if (!trace_path.empty())
+      trace_.emplace(std::move(trace_path), origin_);
    // With a CPU per unit, a work-group waits for one that runs: yielding
    // costs a system call per poll for nothing (a global barrier of 2 units
    // on 2 CPUs: 0.26 us yielding every 16th poll, 0.18 us every 256th).
@@ -453,17 +405,6 @@ ck_scheduler::~ck_scheduler()
       unit->thread.join();
    if (housekeeper_.joinable())
       housekeeper_.join();
-   if (trace_) {
-      forget_trace(this);
-      write_trace();
-   }
-}
-
-void ck_scheduler::write_trace()
-{
-   Lock lock(mutex_);
-   if (trace_ && !trace_->write(trace_path_))
-      std::fprintf(stderr, "ck scheduler: cannot write the trace to %s\n", trace_path_.c_str());
 }
 
 void ck_scheduler::set_unit_cap(unsigned cap)

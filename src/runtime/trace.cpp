@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace ck {
 
@@ -89,6 +92,81 @@ bool Trace::write(const std::string &path) const
                    process_id, counter.launch, microseconds(counter.when), counter.active);
    std::fprintf(out, "\n]}\n");
    return std::ferror(out) == 0;
+}
+
+namespace {
+
+// The recorders alive, whose traces the process writes when it exits.
+struct LiveRecorders {
+   std::mutex mutex;
+   std::vector<TraceRecorder *> alive;
+};
+
+LiveRecorders &live_recorders()
+{
+   static LiveRecorders live;
+   return live;
+}
+
+void write_traces_at_exit()
+{
+   LiveRecorders &live = live_recorders();
+   std::lock_guard<std::mutex> lock(live.mutex);
+   for (TraceRecorder *recorder : live.alive)
+      recorder->write();
+}
+
+} // namespace
+
+TraceRecorder::TraceRecorder(std::string path, Trace::Clock::time_point origin)
+   : trace_(origin), path_(std::move(path))
+{
+   // The list first: statics are destroyed in the reverse order of their
+   // construction and of the exit handlers' registration, so it outlives
+   // the handler.
+   LiveRecorders &live = live_recorders();
+   static std::once_flag registered;
+   std::call_once(registered, [] { std::atexit(write_traces_at_exit); });
+   std::lock_guard<std::mutex> lock(live.mutex);
+   live.alive.push_back(this);
+}
+
+TraceRecorder::~TraceRecorder()
+{
+   {
+      LiveRecorders &live = live_recorders();
+      std::lock_guard<std::mutex> lock(live.mutex);
+      live.alive.erase(std::remove(live.alive.begin(), live.alive.end(), this), live.alive.end());
+   }
+   write();
+}
+
+void TraceRecorder::active_groups(std::uint64_t launch, Trace::Clock::time_point when,
+                                  std::uint32_t active)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   trace_.active_groups(launch, when, active);
+}
+
+void TraceRecorder::launch(std::uint64_t launch, bool cooperative, std::string name,
+                           Trace::Clock::time_point start, Trace::Clock::time_point end)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   trace_.launch(launch, cooperative, std::move(name), start, end);
+}
+
+void TraceRecorder::gather(std::uint64_t launch, Trace::Clock::time_point start,
+                           Trace::Clock::time_point end)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   trace_.gather(launch, start, end);
+}
+
+void TraceRecorder::write()
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   if (!trace_.write(path_))
+      std::fprintf(stderr, "ck: cannot write the trace to %s\n", path_.c_str());
 }
 
 } // namespace ck

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,32 @@ private:
    Clock::time_point origin_;
    std::vector<Counter> counters_;
    std::vector<Span> launches_, gathers_;
+};
+
+// A Trace that reaches its file whichever ends first, its owner or the
+// process: a frontend that never destroys its screen (rusticl keeps it
+// until the process ends) never destroys the scheduler or dispatch policy
+// that owns this. Thread-safe.
+class TraceRecorder {
+public:
+   TraceRecorder(std::string path, Trace::Clock::time_point origin);
+   ~TraceRecorder(); // writes the file, and no longer at exit
+   TraceRecorder(const TraceRecorder &) = delete;
+   TraceRecorder &operator=(const TraceRecorder &) = delete;
+
+   void active_groups(std::uint64_t launch, Trace::Clock::time_point when, std::uint32_t active);
+   void launch(std::uint64_t launch, bool cooperative, std::string name,
+               Trace::Clock::time_point start, Trace::Clock::time_point end);
+   void gather(std::uint64_t launch, Trace::Clock::time_point start,
+               Trace::Clock::time_point end);
+
+   // Writes the file now (a message on stderr if it cannot).
+   void write();
+
+private:
+   std::mutex mutex_;
+   Trace trace_;
+   const std::string path_;
 };
 
 } // namespace ck

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include "policy.hpp"
 #include "test_kernels.hpp"
+#include "trace_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -1456,28 +1457,6 @@ TEST(InvariantsDeathTest, ABrokenInvariantStopsTheProcess)
       },
       "active \\+ offers <= kernel.max_groups");
 }
-
-// A trace file in a directory of its own, parsed (discarded JSON if it is
-// missing or not JSON) and removed with its directory.
-struct TraceFile {
-   TraceFile()
-   {
-      if (!mkdtemp(directory))
-         throw std::runtime_error("mkdtemp failed");
-      path = std::string(directory) + "/trace.json";
-   }
-   nlohmann::json read_and_remove()
-   {
-      std::stringstream text;
-      text << std::ifstream(path).rdbuf();
-      std::remove(path.c_str());
-      rmdir(directory);
-      contents = text.str();
-      return nlohmann::json::parse(contents, nullptr, false);
-   }
-   char directory[21] = "/tmp/ck-trace-XXXXXX";
-   std::string path, contents;
-};
 
 // rusticl never destroys its screen, so its scheduler is never destroyed:
 // the trace must still be written when the process exits (tools/ck demo
