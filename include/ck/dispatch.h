@@ -27,7 +27,11 @@
  *                   launch's seed: the seed that the scheduler of
  *                   ck/scheduler.h gives its launch of the same rank
  * CK_STATS=1 prints each launch's statistics on stderr, in the scheduler's
- * format, when the driver ends it.
+ * format, when the driver ends it. CK_TRACE=path writes the scheduler's
+ * trace (ck/scheduler.h) of the launches, when the policy is destroyed or
+ * the process exits: each launch from its start to its end, its gathers,
+ * and its active work-groups: the discovery's count at the start, M at each
+ * call of ck_dispatch_demand() that saw it change, 0 at the end.
  */
 #ifndef CK_DISPATCH_H
 #define CK_DISPATCH_H
@@ -55,6 +59,7 @@ struct ck_dispatch_launch {
    /* Kept by ck_dispatch_demand(): */
    uint32_t kills_posted; /* the requests it posted and did not take back */
    uint64_t gather_start_ns; /* when the gather under way began; 0: none */
+   uint32_t traced_active; /* M as CK_TRACE last recorded it */
    /* What the launch did, in the scheduler's terms (ck/scheduler.h): its
     * gathers as ck_dispatch_demand() saw them, the rest filled by
     * ck_dispatch_end(). No fork is timed, and the launch is not queued. */

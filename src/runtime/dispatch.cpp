@@ -9,6 +9,7 @@
 #include "ck/scheduler.h"
 #include "launch_stats.hpp"
 #include "policy.hpp"
+#include "trace.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -16,30 +17,57 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <string>
 
 struct ck_dispatch_policy {
    ck::Policy policy;
    bool print_stats = false;
    std::atomic<std::uint64_t> launches{0};
+   // CK_TRACE: the launches, their gathers and M as the driver saw it. The
+   // recorder is thread-safe; the launches' calls only add to it.
+   mutable std::optional<ck::TraceRecorder> trace;
 };
 
 namespace {
 
+using Clock = ck::Trace::Clock;
+
+// The driver's times are os_time_get_nano()'s: CLOCK_MONOTONIC, as
+// steady_clock's on Linux.
+Clock::time_point time_point(std::uint64_t ns)
+{
+   return Clock::time_point(std::chrono::nanoseconds(ns));
+}
+
 std::uint64_t monotonic_ns()
 {
    return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                           std::chrono::steady_clock::now().time_since_epoch())
+                           Clock::now().time_since_epoch())
                            .count());
 }
 
 // Ends the gather under way, if any, at now_ns.
-void end_gather(ck_dispatch_launch *launch, std::uint64_t now_ns)
+void end_gather(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
+                std::uint64_t now_ns)
 {
    if (!launch->gather_start_ns)
       return;
    ck::record_gather(launch->stats, now_ns - launch->gather_start_ns);
+   if (policy->trace)
+      policy->trace->gather(launch->rank, time_point(launch->gather_start_ns),
+                            time_point(now_ns));
    launch->gather_start_ns = 0;
+}
+
+// M as the driver last saw it, in the trace's counter of the launch.
+void trace_active(const ck_dispatch_policy *policy, ck_dispatch_launch *launch,
+                  std::uint64_t now_ns, std::uint32_t active)
+{
+   if (!policy->trace || active == launch->traced_active)
+      return;
+   policy->trace->active_groups(launch->rank, time_point(now_ns), active);
+   launch->traced_active = active;
 }
 
 } // namespace
@@ -54,6 +82,9 @@ ck_dispatch_policy *ck_dispatch_policy_create(void)
    dispatch_policy->policy = ck::policy_from_env();
    const char *stats = std::getenv("CK_STATS");
    dispatch_policy->print_stats = stats && std::string(stats) == "1";
+   const char *trace = std::getenv("CK_TRACE");
+   if (trace && *trace)
+      dispatch_policy->trace.emplace(trace, Clock::now());
    return dispatch_policy;
 }
 
@@ -111,8 +142,9 @@ void ck_dispatch_demand(const ck_dispatch_policy *policy, ck_dispatch_launch *la
    // A gather: from the first request of a round to the moment every
    // request posted is met or taken back, as this thread sees it.
    const std::uint64_t now_ns = monotonic_ns();
+   trace_active(policy, launch, now_ns, std::uint32_t(active));
    if (standing() == 0)
-      end_gather(launch, now_ns);
+      end_gather(policy, launch, now_ns);
    if (!waiting)
       return;
    const std::uint32_t discovered = word(CK_DISCOVERY_POLL).load() & CK_POLL_COUNT_MASK;
@@ -145,11 +177,22 @@ void ck_dispatch_end(const ck_dispatch_policy *policy, ck_dispatch_launch *launc
    stats.stuck_barrier = context[CK_STUCK_BARRIER];
    stats.stuck_line = context[CK_STUCK_LINE];
    // A gather whose last kill came after the driver's last look at the
-   // context ends with the launch, as far as the driver can tell.
+   // context ends with the launch, as far as the driver can tell (and lies
+   // within it in the trace).
    if (stats.kills >= launch->kills_posted)
-      end_gather(launch, monotonic_ns());
+      end_gather(policy, launch, std::max(end_ns, launch->gather_start_ns));
    if (policy->print_stats)
       ck::print_launch_stats(launch->rank, max_groups, stats, stats.run_ns);
+   if (policy->trace) {
+      // The discovery's M from the start (its close is not seen from
+      // here), then M at each of the driver's looks, 0 at the end.
+      policy->trace->active_groups(launch->rank, time_point(start_ns), discovered);
+      policy->trace->launch(launch->rank, true,
+                            "cooperative launch " + std::to_string(launch->rank) + " (" +
+                               std::to_string(max_groups) + " groups)",
+                            time_point(start_ns), time_point(end_ns));
+      policy->trace->active_groups(launch->rank, time_point(end_ns), 0);
+   }
 }
 
 } // extern "C"

@@ -10,15 +10,18 @@
 #include "host_work_group.hpp"
 #include "kernel_side.h"
 #include "policy.hpp"
+#include "trace_file.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -28,6 +31,14 @@ namespace ck::test {
 namespace {
 
 using namespace std::chrono_literals;
+
+// What the driver passes as a launch's times: os_time_get_nano()'s clock.
+uint64_t monotonic_ns()
+{
+   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
 
 struct PolicyDeleter {
    void operator()(ck_dispatch_policy *policy) const { ck_dispatch_policy_destroy(policy); }
@@ -138,6 +149,7 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned sl
    context.word(CK_DISCOVERY_QUIET).store(1u << 12);
    ck_dispatch_launch launch;
    ck_dispatch_begin(policy, &launch);
+   const uint64_t start_ns = monotonic_ns();
    context.word(CK_RANDOM_SEED).store(launch.seed);
    context.word(CK_PARK_LATE).store(launch.park_late);
 
@@ -201,7 +213,7 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned sl
    }
    for (std::thread &thread : threads)
       thread.join();
-   ck_dispatch_end(policy, &launch, context.data(), groups, 0, 0);
+   ck_dispatch_end(policy, &launch, context.data(), groups, start_ns, monotonic_ns());
    result.discovered = context.word(CK_DISCOVERY_POLL).load() & CK_POLL_COUNT_MASK;
    result.final_active = context.word(CK_ACTIVE_GROUPS).load();
    result.kills = context.word(CK_KILLS).load();
@@ -291,6 +303,76 @@ TEST(DispatchPolicy, UnderTheDefaultPolicyWaitingWorkTakesAUnitThroughAKill)
       ++dispatches;
    }
    EXPECT_GE(killing, 3u) << "few dispatches gave a unit back in " << dispatches;
+}
+
+// CK_TRACE, as the scheduler writes it: every launch from its start to its
+// end, each gather within its launch, and a counter of active work-groups
+// per launch that starts at the discovery's count and ends at 0.
+TEST(DispatchPolicy, TheTraceHasTheLaunchesTheirGathersAndTheirActiveWorkGroups)
+{
+   TraceFile file;
+   uint32_t dispatches = 0, killing = 0;
+   {
+      setenv("CK_TRACE", file.path.c_str(), 1);
+      const PolicyPtr policy = policy_from_env("default");
+      unsetenv("CK_TRACE");
+      const auto deadline = std::chrono::steady_clock::now() + 15s;
+      while (!HasFailure() && killing == 0 && std::chrono::steady_clock::now() < deadline) {
+         const DispatchResult result = dispatch(policy.get(), 16, 3, 1);
+         check(result);
+         killing += result.kills;
+         ++dispatches;
+      }
+   } // the policy is destroyed: the trace is written
+   ASSERT_GE(killing, 1u) << "no dispatch killed in " << dispatches;
+   const nlohmann::json trace = file.read_and_remove();
+   ASSERT_FALSE(trace.is_discarded()) << "no trace, or not JSON:\n" << file.contents;
+
+   struct Span {
+      double start, end;
+   };
+   std::map<uint64_t, Span> launches;
+   std::vector<std::pair<uint64_t, Span>> gathers;
+   std::map<uint64_t, std::vector<std::pair<double, uint32_t>>> counters;
+   for (const nlohmann::json &event : trace["traceEvents"]) {
+      const std::string phase = event.value("ph", "");
+      if (phase == "X") {
+         const uint64_t launch = event["args"]["launch"];
+         const double start = event["ts"], duration = event["dur"];
+         const Span span{start, start + duration};
+         if (event.value("cat", "") == "gather")
+            gathers.emplace_back(launch, span);
+         else if (event.value("name", "").rfind("cooperative launch", 0) == 0)
+            launches[launch] = span;
+         else
+            ADD_FAILURE() << "an unexpected span: " << event.dump();
+      } else if (phase == "C") {
+         const std::string id = event["id"];
+         counters[std::stoull(id.substr(id.find(' ') + 1))].emplace_back(
+            event["ts"], event["args"]["active"]);
+      }
+   }
+   EXPECT_EQ(launches.size(), dispatches);
+   EXPECT_GE(gathers.size(), 1u);
+   // Times are microseconds written with 3 decimals; an end is a start plus
+   // a duration, each rounded.
+   const double rounding = 0.002;
+   for (const auto &[launch, gather] : gathers) {
+      ASSERT_EQ(launches.count(launch), 1u) << "a gather of no launch";
+      EXPECT_LE(launches[launch].start, gather.start);
+      EXPECT_LE(gather.start, gather.end);
+      EXPECT_LE(gather.end, launches[launch].end + rounding);
+   }
+   for (auto &[launch, samples] : counters) {
+      ASSERT_EQ(launches.count(launch), 1u) << "a counter of no launch";
+      std::stable_sort(samples.begin(), samples.end(),
+                       [](const auto &a, const auto &b) { return a.first < b.first; });
+      EXPECT_GE(samples.front().second, 1u) << "the discovery found none";
+      EXPECT_EQ(samples.front().first, launches[launch].start);
+      EXPECT_EQ(samples.back().second, 0u);
+      EXPECT_NEAR(samples.back().first, launches[launch].end, rounding);
+   }
+   EXPECT_EQ(counters.size(), launches.size());
 }
 
 TEST(DispatchPolicy, UnderNeverLateWorkGroupsLeave)
