@@ -38,7 +38,7 @@
 
 #include <stdint.h>
 
-#include "ck/scheduler.h"
+#include "ck/launch_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,7 +60,7 @@ struct ck_dispatch_launch {
    uint32_t kills_posted; /* the requests it posted and did not take back */
    uint64_t gather_start_ns; /* when the gather under way began; 0: none */
    uint32_t traced_active; /* M as CK_TRACE last recorded it */
-   /* What the launch did, in the scheduler's terms (ck/scheduler.h): its
+   /* What the launch did, in the scheduler's terms (ck/launch_stats.h): its
     * gathers as ck_dispatch_demand() saw them, the rest filled by
     * ck_dispatch_end(). No fork is timed, and the launch is not queued. */
    struct ck_launch_stats stats;

@@ -6,7 +6,6 @@
 #include "ck/dispatch.h"
 
 #include "ck/context.h"
-#include "ck/scheduler.h"
 #include "launch_stats.hpp"
 #include "policy.hpp"
 #include "trace.hpp"

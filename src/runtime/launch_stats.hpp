@@ -1,7 +1,7 @@
 // What every backend records and prints of a cooperative launch.
 #pragma once
 
-#include "ck/scheduler.h"
+#include "ck/launch_stats.h"
 
 #include <cstdint>
 
