@@ -12,23 +12,48 @@ import statistics
 import sys
 
 
-def load(path):
+class Trace:
+    """A trace's events by kind. Spans are (start, end) in microseconds.
+
+    counters: "launch N" -> [(ts, active work-groups)], in time order
+    cooperative: launch id -> its span
+    gathers: launch id -> the spans of its gathers
+    ordinary: the ordinary launches' (ts, dur), in time order
+    """
+
+    def __init__(self, events):
+        self.counters, self.cooperative, self.gathers, self.ordinary = {}, {}, {}, []
+        for event in events:
+            if event.get("ph") == "C" and event.get("name") == "active work-groups":
+                self.counters.setdefault(event["id"], []).append(
+                    (event["ts"], event["args"]["active"]))
+            elif event.get("ph") == "X":
+                launch = event["args"]["launch"]
+                span = (event["ts"], event["ts"] + event["dur"])
+                if event.get("cat") == "gather":
+                    self.gathers.setdefault(launch, []).append(span)
+                elif event["name"].startswith("cooperative"):
+                    self.cooperative[launch] = span
+                elif event["name"].startswith("ordinary"):
+                    self.ordinary.append((event["ts"], event["dur"]))
+        for samples in self.counters.values():
+            samples.sort()
+        self.ordinary.sort()
+
+
+def read(path):
+    """The trace at path; exits naming the file if it cannot be read."""
     try:
         with open(path) as f:
-            events = json.load(f)["traceEvents"]
+            return Trace(json.load(f)["traceEvents"])
     except (OSError, ValueError, KeyError) as error:
         sys.exit(f"trace_report: cannot read trace {path}: {error}")
-    counters, gathers, ordinary = {}, [], []
-    for event in events:
-        if event.get("ph") == "C" and event.get("name") == "active work-groups":
-            counters.setdefault(event["id"], []).append((event["ts"], event["args"]["active"]))
-        elif event.get("ph") == "X" and event.get("cat") == "gather":
-            gathers.append(event["dur"])
-        elif event.get("ph") == "X" and event.get("name", "").startswith("ordinary"):
-            ordinary.append((event["ts"], event["dur"]))
-    for samples in counters.values():
-        samples.sort()
-    return counters, gathers, sorted(ordinary)
+
+
+def load(path):
+    trace = read(path)
+    gathers = [end - start for spans in trace.gathers.values() for start, end in spans]
+    return trace.counters, gathers, trace.ordinary
 
 
 def text_timeline(samples, columns=60):

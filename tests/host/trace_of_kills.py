@@ -8,12 +8,14 @@ of the statistics is a span, with as many gathers as the statistics count,
 each within its launch, and a counter of active work-groups that ends at 0.
 """
 # covers: 15-ck-env
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import trace_report  # noqa: E402
 
 STATS = re.compile(r"ck: cooperative launch (\d+): .* (\d+) kills, \d+ forks, (\d+) gathers")
 
@@ -26,23 +28,8 @@ def main():
         if run.returncode != 0:
             sys.exit(f"trace_of_kills: {sys.argv[1]} failed:\n{run.stdout}{run.stderr}")
         stats = {int(m[1]): (int(m[2]), int(m[3])) for m in STATS.finditer(run.stderr)}
-        try:
-            with open(path) as f:
-                events = json.load(f)["traceEvents"]
-        except (OSError, ValueError, KeyError) as error:
-            sys.exit(f"trace_of_kills: no trace written at exit: {error}")
-
-    launches, gathers, counters = {}, {}, {}
-    for event in events:
-        if event.get("ph") == "X":
-            launch = event["args"]["launch"]
-            span = (event["ts"], event["ts"] + event["dur"])
-            if event.get("cat") == "gather":
-                gathers.setdefault(launch, []).append(span)
-            elif event["name"].startswith("cooperative launch"):
-                launches[launch] = span
-        elif event.get("ph") == "C":
-            counters.setdefault(event["id"], []).append((event["ts"], event["args"]["active"]))
+        trace = trace_report.read(path)
+    launches, gathers, counters = trace.cooperative, trace.gathers, trace.counters
 
     problems = []
     if not stats or sorted(launches) != sorted(stats):
@@ -58,7 +45,7 @@ def main():
         for gather_start, gather_end in spans:
             if not start <= gather_start <= gather_end <= end + rounding:
                 problems.append(f"launch {launch}: a gather outside it")
-        samples = sorted(counters.get(f"launch {launch}", []), key=lambda s: s[0])
+        samples = counters.get(f"launch {launch}", [])
         if not samples or samples[-1][1] != 0 or abs(samples[-1][0] - end) > rounding:
             problems.append(f"launch {launch}: active work-groups do not end at 0 with it")
     for problem in problems:
