@@ -16,6 +16,16 @@ arg_out: 1 buffer ulong[8] 1000000000001 1000000000000 1000000000006 \
                            1000000000004 1000000000005
 arg_out: 2 buffer uint2[8] 3 103  1 101  4 104  1 101  5 105  9 109  2 102  6 106
 arg_in:  3 buffer uint[8] 3 1 4 1 5 9 2 6
+
+[test]
+name: arrays of bytes and shorts, and a store under a partial mask
+kernel_name: narrow
+dimensions: 1
+global_size: 8 0 0
+local_size: 8 0 0
+arg_out: 0 buffer uchar[8] 21 200 16 200 11 200 90 200
+arg_out: 1 buffer ushort[8] 10000 3001 7002 9003 4 7005 9006 7
+arg_in:  2 buffer uint[8] 3 1 4 1 5 9 2 6
 !*/
 
 // The machine code (tests/cl/run-program-test.sh --asm). A private array
@@ -52,4 +62,23 @@ kernel void permute(global uint *words_out, global ulong *longs_out,
    words_out[id] = words[which[id]];
    longs_out[id] = longs[which[id]];
    pairs_out[id] = pairs[which[id]];
+}
+
+// Elements narrower than the offsets' 32 bits, and odd work-items
+// overwriting one byte of their own array (a scatter whose even lanes are
+// off) before every work-item reads it back.
+kernel void narrow(global uchar *bytes_out, global ushort *shorts_out,
+                   global const uint *which)
+{
+   const uint id = get_global_id(0);
+   uchar bytes[16];
+   ushort shorts[16];
+   for (uint i = 0; i < 16; ++i) {
+      bytes[(i + id) & 15] = (uchar)(i * 7 + id);
+      shorts[(i * 5 + id) & 15] = (ushort)(i * 1000 + id);
+   }
+   if (id & 1)
+      bytes[which[id]] = 200;
+   bytes_out[id] = bytes[which[id]];
+   shorts_out[id] = shorts[which[id] ^ 1];
 }
