@@ -17,12 +17,14 @@ class Trace:
 
     counters: "launch N" -> [(ts, active work-groups)], in time order
     cooperative: launch id -> its span
+    names: launch id -> its name ("cooperative launch 3 of 'relax' (8 groups)")
     gathers: launch id -> the spans of its gathers
     ordinary: the ordinary launches' (ts, dur), in time order
     """
 
     def __init__(self, events):
         self.counters, self.cooperative, self.gathers, self.ordinary = {}, {}, {}, []
+        self.names = {}
         for event in events:
             if event.get("ph") == "C" and event.get("name") == "active work-groups":
                 self.counters.setdefault(event["id"], []).append(
@@ -32,10 +34,12 @@ class Trace:
                 span = (event["ts"], event["ts"] + event["dur"])
                 if event.get("cat") == "gather":
                     self.gathers.setdefault(launch, []).append(span)
-                elif event["name"].startswith("cooperative"):
-                    self.cooperative[launch] = span
-                elif event["name"].startswith("ordinary"):
-                    self.ordinary.append((event["ts"], event["dur"]))
+                else:
+                    self.names[launch] = event["name"]
+                    if event["name"].startswith("cooperative"):
+                        self.cooperative[launch] = span
+                    elif event["name"].startswith("ordinary"):
+                        self.ordinary.append((event["ts"], event["dur"]))
         for samples in self.counters.values():
             samples.sort()
         self.ordinary.sort()

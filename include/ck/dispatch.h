@@ -54,6 +54,7 @@ void ck_dispatch_policy_destroy(struct ck_dispatch_policy *policy);
 
 struct ck_dispatch_launch {
    uint64_t rank;         /* among the policy's launches, from 0 */
+   const char *kernel_name; /* as given to ck_dispatch_begin() */
    uint32_t seed;         /* CK_RANDOM_SEED, to write before the dispatch; 0: none */
    uint32_t park_late;    /* CK_PARK_LATE, to write before the dispatch */
    /* Kept by ck_dispatch_demand(): */
@@ -67,8 +68,10 @@ struct ck_dispatch_launch {
 };
 
 /* Before the dispatch, whose context the frontend initialised
- * (ck_context_init_discovery()). */
-void ck_dispatch_begin(struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch);
+ * (ck_context_init_discovery()). kernel_name (may be NULL) names the launch
+ * in the trace; it must stay valid until ck_dispatch_end(). */
+void ck_dispatch_begin(struct ck_dispatch_policy *policy, struct ck_dispatch_launch *launch,
+                       const char *kernel_name);
 
 /* While the dispatch runs, each time the driver looked at what else waits:
  * `waiting_groups` work-groups of other launches wait for the device's

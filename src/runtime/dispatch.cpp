@@ -92,9 +92,11 @@ void ck_dispatch_policy_destroy(ck_dispatch_policy *policy)
    delete policy;
 }
 
-void ck_dispatch_begin(ck_dispatch_policy *policy, ck_dispatch_launch *launch)
+void ck_dispatch_begin(ck_dispatch_policy *policy, ck_dispatch_launch *launch,
+                       const char *kernel_name)
 {
    *launch = {};
+   launch->kernel_name = kernel_name;
    launch->rank = policy->launches.fetch_add(1);
    launch->park_late = policy->policy.kind != ck::Policy::Kind::Never;
    if (policy->policy.kind == ck::Policy::Kind::Random)
@@ -187,8 +189,9 @@ void ck_dispatch_end(const ck_dispatch_policy *policy, ck_dispatch_launch *launc
       // here), then M at each of the driver's looks, 0 at the end.
       policy->trace->active_groups(launch->rank, time_point(start_ns), discovered);
       policy->trace->launch(launch->rank, true,
-                            "cooperative launch " + std::to_string(launch->rank) + " (" +
-                               std::to_string(max_groups) + " groups)",
+                            ck::launch_name(true, launch->rank,
+                                            launch->kernel_name ? launch->kernel_name : "",
+                                            max_groups, false),
                             time_point(start_ns), time_point(end_ns));
       policy->trace->active_groups(launch->rank, time_point(end_ns), 0);
    }

@@ -1385,14 +1385,11 @@ void ck_scheduler::complete(ck_launch &launch)
          std::find(cooperative_running_.begin(), cooperative_running_.end(), &launch));
    }
    if (trace_) {
-      const std::string kernel =
-         launch.kernel_name.empty() ? "" : " of '" + launch.kernel_name + "'";
-      const std::string name = std::string(launch.cooperative ? "cooperative" : "ordinary") +
-                               " launch " + std::to_string(launch.id) + kernel + " (" +
-                               std::to_string(launch.cooperative ? launch.max_groups
-                                                                 : launch.groups) +
-                               " groups" + (launch.shares ? ", in any order)" : ")");
-      trace_->launch(launch.id, launch.cooperative, name, launch.started, launch.ended);
+      trace_->launch(launch.id, launch.cooperative,
+                     ck::launch_name(launch.cooperative, launch.id, launch.kernel_name,
+                                     launch.cooperative ? launch.max_groups : launch.groups,
+                                     launch.shares != nullptr),
+                     launch.started, launch.ended);
       if (launch.cooperative)
          trace_->active_groups(launch.id, launch.ended, 0);
    }

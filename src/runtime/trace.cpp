@@ -25,6 +25,14 @@ void Trace::active_groups(std::uint64_t launch, Clock::time_point when, std::uin
    counters_.push_back({launch, when, active});
 }
 
+std::string launch_name(bool cooperative, std::uint64_t launch, const std::string &kernel,
+                        std::uint32_t groups, bool any_order)
+{
+   return std::string(cooperative ? "cooperative" : "ordinary") + " launch " +
+          std::to_string(launch) + (kernel.empty() ? "" : " of '" + kernel + "'") + " (" +
+          std::to_string(groups) + " groups" + (any_order ? ", in any order)" : ")");
+}
+
 void Trace::launch(std::uint64_t launch, bool cooperative, std::string name,
                    Clock::time_point start, Clock::time_point end)
 {

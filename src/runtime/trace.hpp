@@ -10,6 +10,12 @@
 
 namespace ck {
 
+// A launch's name in the trace: "cooperative launch 3 of 'relax' (8
+// groups)"; `kernel` may be empty, and `any_order` says that an ordinary
+// launch's work-groups started in any order.
+std::string launch_name(bool cooperative, std::uint64_t launch, const std::string &kernel,
+                        std::uint32_t groups, bool any_order);
+
 class Trace {
 public:
    using Clock = std::chrono::steady_clock;

@@ -4,8 +4,9 @@ kill in some cooperative launch (demand_kills), with a scheduler trace
 (CK_TRACE) and its statistics (CK_STATS=1), and checks the trace against
 them: the driver writes it at exit whatever its backend (zink's dispatch
 policy, ck/dispatch.h, or llvmpipe's scheduler). Every cooperative launch
-of the statistics is a span, with as many gathers as the statistics count,
-each within its launch, and a counter of active work-groups that ends at 0.
+of the statistics is a span named after its kernel, with as many gathers
+as the statistics count, each within its launch, and a counter of active
+work-groups that ends at 0.
 """
 # covers: 15-ck-env
 import os
@@ -38,6 +39,9 @@ def main():
         problems.append("no launch killed")
     rounding = 0.002  # microseconds written with 3 decimals
     for launch, (start, end) in launches.items():
+        if not re.fullmatch(rf"cooperative launch {launch} of '\w+' \(\d+ groups\)",
+                            trace.names[launch]):
+            problems.append(f"launch {launch} is named {trace.names[launch]!r}, not after its kernel")
         spans = gathers.get(launch, [])
         if launch in stats and len(spans) != stats[launch][1]:
             problems.append(f"launch {launch}: {len(spans)} gathers traced, "

@@ -63,7 +63,7 @@ TEST(DispatchPolicy, TheRandomPolicySeedsEachLaunchAsTheSchedulerDoes)
    std::vector<uint32_t> seeds;
    for (uint32_t rank = 0; rank < 3; ++rank) {
       ck_dispatch_launch launch;
-      ck_dispatch_begin(policy.get(), &launch);
+      ck_dispatch_begin(policy.get(), &launch, nullptr);
       EXPECT_EQ(launch.rank, rank);
       EXPECT_EQ(launch.seed, launch_seed(random, rank));
       EXPECT_NE(launch.seed, 0u);
@@ -79,7 +79,7 @@ TEST(DispatchPolicy, LateWorkGroupsParkUnlessThePolicyIsNever)
    for (const char *text : {"default", "never", "cap:1"}) {
       const PolicyPtr policy = policy_from_env(text);
       ck_dispatch_launch launch;
-      ck_dispatch_begin(policy.get(), &launch);
+      ck_dispatch_begin(policy.get(), &launch, nullptr);
       EXPECT_EQ(launch.seed, 0u) << text;
       EXPECT_EQ(launch.park_late, std::string(text) == "never" ? 0u : 1u) << text;
    }
@@ -89,7 +89,7 @@ TEST(DispatchPolicy, TheStatisticsAreTheDiscoveredAndTheFinalM)
 {
    const PolicyPtr policy = policy_from_env("default");
    ck_dispatch_launch launch;
-   ck_dispatch_begin(policy.get(), &launch);
+   ck_dispatch_begin(policy.get(), &launch, nullptr);
    host::Context context(8);
    ck_context_init_discovery(context.data(), 8);
    // Closed with 3 joined; 2 killed, 4 forked: 5 at the end, which came
@@ -148,7 +148,7 @@ DispatchResult dispatch(ck_dispatch_policy *policy, uint32_t groups, unsigned sl
    ck_context_init_discovery(context.data(), groups);
    context.word(CK_DISCOVERY_QUIET).store(1u << 12);
    ck_dispatch_launch launch;
-   ck_dispatch_begin(policy, &launch);
+   ck_dispatch_begin(policy, &launch, "rounds");
    const uint64_t start_ns = monotonic_ns();
    context.word(CK_RANDOM_SEED).store(launch.seed);
    context.word(CK_PARK_LATE).store(launch.park_late);
@@ -342,7 +342,8 @@ TEST(DispatchPolicy, TheTraceHasTheLaunchesTheirGathersAndTheirActiveWorkGroups)
          const Span span{start, start + duration};
          if (event.value("cat", "") == "gather")
             gathers.emplace_back(launch, span);
-         else if (event.value("name", "").rfind("cooperative launch", 0) == 0)
+         else if (event.value("name", "") ==
+                  "cooperative launch " + std::to_string(launch) + " of 'rounds' (16 groups)")
             launches[launch] = span;
          else
             ADD_FAILURE() << "an unexpected span: " << event.dump();
